@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/evaluate"
+)
+
+func newEval() *cobra.Command {
+	var (
+		mpath, gname, sets, data string
+		seed                     uint64
+		asJSON                   bool
+		refine                   int
+	)
+	cmd := &cobra.Command{
+		Use:   "eval --model M --grammar G [--sets test60,test480,test960] [--seed N] [--data FILE.jsonl] [--json]",
+		Short: "Measure a model's errors on test sets",
+		Long: `eval classifies the strings of each named test set (generated exactly as
+'nspda generate' would, with --seed) and of --data files, and prints per set the
+number of strings, errors, error %, false accepts and false rejects. With
+--data alone, only the file is evaluated.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			m, err := loadModel(mpath)
+			if err != nil {
+				return err
+			}
+			lang, err := loadGrammar(gname)
+			if err != nil {
+				return err
+			}
+			if err := checkAlphabet(m, lang); err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("refine") {
+				if refine < 1 {
+					return usagef("--refine must be at least 1")
+				}
+				m.EvalRefine = refine
+			}
+			var names []string
+			if data == "" || cmd.Flags().Changed("sets") {
+				names = splitList(sets)
+			}
+			run := m.NewRunner()
+			var results []evaluate.Result
+			for _, name := range names {
+				ex, err := dataset.GenerateSplit(lang, name, seed)
+				if err != nil {
+					return err
+				}
+				res, err := evaluate.Run(name, run, lang.PDA, ex)
+				if err != nil {
+					return err
+				}
+				results = append(results, res)
+			}
+			if data != "" {
+				ex, err := dataset.ReadFile(data)
+				if err != nil {
+					return err
+				}
+				res, err := evaluate.Run(data, run, lang.PDA, ex)
+				if err != nil {
+					return err
+				}
+				results = append(results, res)
+			}
+			return printResults(cmd, results, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&mpath, "model", "", "model file")
+	f.StringVar(&gname, "grammar", "", "grammar: a built-in name or a PDA .yaml file")
+	f.StringVar(&sets, "sets", "test60,test480,test960", "comma-separated named splits to evaluate")
+	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
+	f.StringVar(&data, "data", "", "a JSONL file of labelled strings to evaluate")
+	f.BoolVar(&asJSON, "json", false, `print {"sets": [...]} as JSON`)
+	f.IntVar(&refine, "refine", 1, "state iterations per symbol (default: the model's own)")
+	return cmd
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func printResults(cmd *cobra.Command, results []evaluate.Result, asJSON bool) error {
+	w := cmd.OutOrStdout()
+	if asJSON {
+		if results == nil {
+			results = []evaluate.Result{}
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(struct {
+			Sets []evaluate.Result `json:"sets"`
+		}{results})
+	}
+	fmt.Fprintf(w, "%-10s %8s %9s %7s %8s %10s %10s\n", "set", "strings", "lengths", "errors", "error %", "false acc", "false rej")
+	for _, r := range results {
+		fmt.Fprintf(w, "%-10s %8d %9s %7d %8.2f %10d %10d\n", r.Name, r.Strings, fmt.Sprintf("%d-%d", r.MinLen, r.MaxLen), r.Errors, r.ErrorPct, r.FalseAccepts, r.FalseRejects)
+	}
+	return nil
+}

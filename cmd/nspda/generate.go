@@ -1,0 +1,73 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/dataset"
+)
+
+func newGenerate() *cobra.Command {
+	var (
+		gname, split, out string
+		seed              uint64
+		spec              dataset.Spec
+	)
+	cmd := &cobra.Command{
+		Use:   "generate --grammar G --split train|valid|test60|test480|test960 --seed N --out FILE.jsonl",
+		Short: "Generate a dataset split as JSON lines",
+		Long: `generate writes one split of the paper's data protocol, one
+{"string": "aabb", "label": 1} per line, and prints the split's statistics,
+including the accuracy of the best classifier that sees only a string's length.
+The same grammar, split and seed always give the same file, byte for byte.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return usagef("--out is required")
+			}
+			lang, err := loadGrammar(gname)
+			if err != nil {
+				return err
+			}
+			def, err := dataset.DefaultSpec(split)
+			if err != nil {
+				return usageError{err}
+			}
+			f := cmd.Flags()
+			if !f.Changed("positives") {
+				spec.Positives = def.Positives
+			}
+			if !f.Changed("negatives") {
+				spec.Negatives = def.Negatives
+			}
+			if !f.Changed("min-len") {
+				spec.MinLen = def.MinLen
+			}
+			if !f.Changed("max-len") {
+				spec.MaxLen = def.MaxLen
+			}
+			spec.Split, spec.Distinct = def.Split, def.Distinct
+			ex, err := dataset.GenerateWith(lang, spec, seed)
+			if err != nil {
+				return err
+			}
+			if err := dataset.WriteFile(out, ex); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%s %s (seed %d) -> %s\n", lang.Name, split, seed, out)
+			return dataset.Summarize(ex).Report(w)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&gname, "grammar", "", "grammar: a built-in name or a PDA .yaml file")
+	f.StringVar(&split, "split", "train", "split: train, valid, test60, test480 or test960")
+	f.Uint64Var(&seed, "seed", 1, "random seed")
+	f.StringVar(&out, "out", "", "JSONL file to write")
+	f.IntVar(&spec.Positives, "positives", 0, "number of positive strings (default: the split's)")
+	f.IntVar(&spec.Negatives, "negatives", 0, "number of negative strings (default: the split's)")
+	f.IntVar(&spec.MinLen, "min-len", 0, "shortest string (default: the split's)")
+	f.IntVar(&spec.MaxLen, "max-len", 0, "longest string (default: the split's)")
+	return cmd
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// usageError marks a mistake in how a command was called (exit status 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// run executes the command line and returns the exit status: 0 on success,
+// 1 when the work failed, 2 for a usage mistake. Errors are printed as one
+// line, "nspda: ...", on stderr.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	root := newRoot()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return 0
+	}
+	msg := strings.TrimSpace(err.Error())
+	var ue usageError
+	if errors.As(err, &ue) || isCobraUsage(msg) {
+		fmt.Fprintf(stderr, "nspda: %s (see 'nspda help')\n", msg)
+		return 2
+	}
+	fmt.Fprintf(stderr, "nspda: %s\n", msg)
+	return 1
+}
+
+// isCobraUsage recognizes the errors cobra itself returns for a bad command
+// line (it does not type them).
+func isCobraUsage(msg string) bool {
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "required flag", "accepts ", "requires at least"} {
+		if strings.HasPrefix(msg, p) || strings.Contains(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "nspda",
+		Short: "Neural state pushdown automata: datasets, rule insertion, evaluation",
+		Long: `nspda implements "The Neural State Pushdown Automata" (Mali, Ororbia, Giles).
+
+Grammars are the paper's five languages (palindrome, anbn, anbncbmam, anmbncm,
+dyck2) or a path to a YAML file describing a deterministic PDA.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newGenerate(), newProgram(), newEval(), newClassify())
+	return root
+}

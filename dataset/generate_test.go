@@ -1,0 +1,291 @@
+package dataset
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/nspda/nspda/grammar"
+)
+
+func TestDefaultSpec(t *testing.T) {
+	want := map[string]Spec{
+		"train":   {"train", 1987, 2021, 1, 21, false},
+		"valid":   {"valid", 200, 200, 1, 21, false},
+		"test60":  {"test60", 500, 500, 22, 60, true},
+		"test480": {"test480", 500, 500, 61, 480, true},
+		"test960": {"test960", 500, 500, 481, 960, true},
+	}
+	for _, name := range Splits() {
+		got, err := DefaultSpec(name)
+		if err != nil || got != want[name] {
+			t.Errorf("DefaultSpec(%q) = %+v, %v; want %+v", name, got, err, want[name])
+		}
+		if err := got.Validate(); err != nil {
+			t.Errorf("default %s: %v", name, err)
+		}
+	}
+	_, err := DefaultSpec("test")
+	const msg = `unknown split "test" (valid: train, valid, test60, test480, test960)`
+	if err == nil || err.Error() != msg {
+		t.Errorf("DefaultSpec(test) error = %v, want %s", err, msg)
+	}
+}
+
+// checkSplit verifies the invariants of any generated split.
+func checkSplit(t *testing.T, lang *grammar.Language, spec Spec, ex []Example) Stats {
+	t.Helper()
+	if err := Check(lang, ex); err != nil {
+		t.Fatalf("%s/%s: %v", lang.Name, spec.Split, err)
+	}
+	for _, e := range ex {
+		if n := utf8.RuneCountInString(e.String); n < spec.MinLen || n > spec.MaxLen {
+			t.Fatalf("%s/%s: %q has length %d outside %d..%d", lang.Name, spec.Split, e.String, n, spec.MinLen, spec.MaxLen)
+		}
+	}
+	st := Summarize(ex)
+	if st.LengthOnlyAccuracy > 0.60 {
+		t.Errorf("%s/%s: length-only accuracy %.3f > 0.60", lang.Name, spec.Split, st.LengthOnlyAccuracy)
+	}
+	if spec.Distinct {
+		if st.Distinct != st.Examples {
+			t.Errorf("%s/%s: %d distinct strings among %d", lang.Name, spec.Split, st.Distinct, st.Examples)
+		}
+		if st.Positives != st.Negatives {
+			t.Errorf("%s/%s: %d positives, %d negatives; want balance", lang.Name, spec.Split, st.Positives, st.Negatives)
+		}
+	}
+	return st
+}
+
+func TestTrainFullSize(t *testing.T) {
+	for _, lang := range testLanguages() {
+		ex, err := GenerateSplit(lang, "train", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec, _ := DefaultSpec("train")
+		st := checkSplit(t, lang, spec, ex)
+		if st.Positives != 1987 || st.Negatives != 2021 {
+			t.Errorf("%s train: %d positives, %d negatives; want 1987, 2021", lang.Name, st.Positives, st.Negatives)
+		}
+	}
+}
+
+// TestAllSplits runs every split of every test language, checking labels,
+// lengths, balance, distinctness and disjointness from train.
+func TestAllSplits(t *testing.T) {
+	for _, lang := range testLanguages() {
+		runAllSplits(t, lang, 7)
+	}
+}
+
+func runAllSplits(t *testing.T, lang *grammar.Language, seed uint64) {
+	t.Helper()
+	train, err := GenerateSplit(lang, "train", seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inTrain := make(map[string]bool)
+	for _, e := range train {
+		inTrain[e.String] = true
+	}
+	for _, split := range Splits() {
+		ex, err := GenerateSplit(lang, split, seed)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", lang.Name, split, err)
+		}
+		spec, _ := DefaultSpec(split)
+		st := checkSplit(t, lang, spec, ex)
+		t.Logf("%-10s %-8s %4d+%-4d length-only %.1f%%", lang.Name, split, st.Positives, st.Negatives, 100*st.LengthOnlyAccuracy)
+		if !spec.Distinct {
+			if st.Positives != spec.Positives || st.Negatives != spec.Negatives {
+				t.Errorf("%s/%s: %d+%d examples, want %d+%d", lang.Name, split, st.Positives, st.Negatives, spec.Positives, spec.Negatives)
+			}
+			continue
+		}
+		for _, e := range ex {
+			if inTrain[e.String] {
+				t.Fatalf("%s/%s: %q is also in train", lang.Name, split, e.String)
+			}
+		}
+	}
+}
+
+func TestShortfallStaysBalanced(t *testing.T) {
+	ex, err := GenerateSplit(anbn(), "test60", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st := Summarize(ex); st.Positives != 20 || st.Negatives != 20 || st.LengthOnlyAccuracy != 0.5 {
+		t.Errorf("anbn test60: %d+%d, length-only %.3f; want 20+20 (all members of length 22..60), 0.5",
+			st.Positives, st.Negatives, st.LengthOnlyAccuracy)
+	}
+}
+
+func TestExclude(t *testing.T) {
+	spec := Spec{Split: "x", Positives: 100, Negatives: 100, MinLen: 1, MaxLen: 21, Distinct: true}
+	exclude := map[string]bool{"ab": true, "aabb": true, "abab": true}
+	ex, err := Generate(anbn(), spec, 5, exclude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := checkSplit(t, anbn(), spec, ex)
+	if st.Positives != 8 || st.Negatives != 8 {
+		t.Errorf("%d+%d examples, want 8+8 (10 members less 2 excluded)", st.Positives, st.Negatives)
+	}
+	for _, e := range ex {
+		if exclude[e.String] {
+			t.Errorf("excluded %q was emitted", e.String)
+		}
+	}
+}
+
+func generateBytes(t testing.TB, lang *grammar.Language, spec Spec, seed uint64) []byte {
+	t.Helper()
+	ex, err := Generate(lang, spec, seed, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteJSONL(&b, ex); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestDeterministic(t *testing.T) {
+	spec := Spec{Split: "train", Positives: 300, Negatives: 300, MinLen: 1, MaxLen: 21}
+	other := spec
+	other.Split = "valid"
+	for _, lang := range testLanguages() {
+		a := generateBytes(t, lang, spec, 42)
+		if b := generateBytes(t, lang, spec, 42); !bytes.Equal(a, b) {
+			t.Errorf("%s: two runs with seed 42 differ", lang.Name)
+		}
+		if b := generateBytes(t, lang, spec, 43); bytes.Equal(a, b) {
+			t.Errorf("%s: seeds 42 and 43 give the same split", lang.Name)
+		}
+		if b := generateBytes(t, lang, other, 42); bytes.Equal(a, b) {
+			t.Errorf("%s: splits train and valid with one seed are the same", lang.Name)
+		}
+	}
+}
+
+func TestGenerateErrors(t *testing.T) {
+	good := Spec{Split: "s", Positives: 10, Negatives: 10, MinLen: 1, MaxLen: 21}
+	with := func(f func(*Spec)) Spec { s := good; f(&s); return s }
+	noRec, noSample := anbn(), anbn()
+	noRec.Recognize, noSample.Sample = nil, nil
+	cases := []struct {
+		lang *grammar.Language
+		spec Spec
+		want string
+	}{
+		{nil, good, "no language given"},
+		{noRec, good, "language anbn has no recognizer"},
+		{noSample, good, "language anbn has no sampler"},
+		{anbn(), with(func(s *Spec) { s.Positives = -1 }), `split "s": positives -1 out of range 0..4194304`},
+		{anbn(), with(func(s *Spec) { s.Negatives = MaxExamples + 1 }), `split "s": negatives 4194305 out of range 0..4194304`},
+		{anbn(), with(func(s *Spec) { s.Positives = 0 }), `split "s": negatives take their lengths from positives, so positives must be at least 1`},
+		{anbn(), with(func(s *Spec) { s.MinLen = 0 }), `split "s": minimum length 0 out of range 1..65536`},
+		{anbn(), with(func(s *Spec) { s.MaxLen = 0 }), `split "s": maximum length 0 out of range 1..65536`},
+		{anbn(), with(func(s *Spec) { s.MinLen, s.MaxLen = 3, 3 }), "language anbn has no member of length 3..3"},
+		{liar(), good, "language liar: asked for a member of length "},
+		{allStrings(), good, "language all: found no usable non-member of length "},
+	}
+	for _, c := range cases {
+		_, err := Generate(c.lang, c.spec, 1, nil)
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("Generate(%v) error = %v, want %s", c.spec, err, c.want)
+		}
+	}
+	if _, err := Generate(anbn(), good, 1, map[string]bool{"ab": true, "aabb": true, "aaabbb": true, "aaaabbbb": true, "aaaaabbbbb": true,
+		"aaaaaabbbbbb": true, "aaaaaaabbbbbbb": true, "aaaaaaaabbbbbbbb": true, "aaaaaaaaabbbbbbbbb": true, "aaaaaaaaaabbbbbbbbbb": true}); err == nil ||
+		err.Error() != "language anbn: every member of length 1..21 found is excluded" {
+		t.Errorf("all members excluded: error = %v", err)
+	}
+}
+
+func TestEmptySpec(t *testing.T) {
+	ex, err := Generate(anbn(), Spec{Split: "s", MinLen: 3, MaxLen: 3}, 1, nil)
+	if err != nil || len(ex) != 0 {
+		t.Errorf("Generate with no examples = %v, %v; want none, nil", ex, err)
+	}
+}
+
+// TestNearMisses measures how many anbn negatives are within edit distance 2
+// of a member: substitutions and swaps (55% of draws) always are.
+func TestNearMisses(t *testing.T) {
+	ex, err := GenerateSplit(anbn(), "train", 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	near, neg := 0, 0
+	for _, e := range ex {
+		if e.Label == Negative {
+			neg++
+			if distanceToAnbn(e.String) <= 2 {
+				near++
+			}
+		}
+	}
+	frac := float64(near) / float64(neg)
+	t.Logf("anbn train: %.1f%% of negatives within edit distance 2 of a member", 100*frac)
+	if frac < 0.55 {
+		t.Errorf("only %.1f%% of negatives are within edit distance 2 of a member, want >= 55%%", 100*frac)
+	}
+}
+
+// distanceToAnbn is the edit distance from s to the nearest a^k b^k.
+func distanceToAnbn(s string) int {
+	best := len(s) + 2
+	for k := max(1, (len(s)-2)/2); k <= (len(s)+2)/2; k++ {
+		best = min(best, levenshtein(s, strings.Repeat("a", k)+strings.Repeat("b", k)))
+	}
+	return best
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func TestStreamSeparatesSplitsAndLanguages(t *testing.T) {
+	seen := make(map[uint64]string)
+	for _, lang := range []string{"anbn", "dyck2"} {
+		for _, split := range Splits() {
+			v := Stream(lang, split, 1).Uint64()
+			if prev, dup := seen[v]; dup {
+				t.Errorf("%s/%s and %s start alike", lang, split, prev)
+			}
+			seen[v] = fmt.Sprint(lang, "/", split)
+		}
+	}
+}
+
+func BenchmarkGenerateTrain(b *testing.B) {
+	lang := dyck2()
+	for b.Loop() {
+		if _, err := GenerateSplit(lang, "train", 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,316 @@
+// Package grammar defines deterministic pushdown automata (PDAs), the paper's
+// benchmark languages, exact recognizers for them, and samplers of their strings.
+//
+// A PDA here is the class the NSPDA and NNPDA papers emulate: deterministic,
+// no ε-moves, the stack alphabet equal to the input alphabet, and PUSH always
+// pushing the current input symbol. Symbols are single runes; the rune '$' is
+// reserved for the networks' end-of-string marker.
+package grammar
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Op is a stack operation.
+type Op int8
+
+const (
+	Noop Op = iota // leave the stack alone
+	Push           // push the current input symbol
+	Pop            // remove the top symbol (a no-op on an empty stack)
+)
+
+func (o Op) String() string {
+	switch o {
+	case Noop:
+		return "noop"
+	case Push:
+		return "push"
+	case Pop:
+		return "pop"
+	}
+	return fmt.Sprintf("Op(%d)", int8(o))
+}
+
+// Top values of a transition other than a symbol index (0..L-1).
+const (
+	TopEmpty = -1 // the transition applies only to an empty stack
+	TopAny   = -2 // the transition applies whatever the top, the empty stack included
+)
+
+// EndMarker is the end-of-string symbol appended to every string fed to a
+// network. It belongs to no language's alphabet.
+const EndMarker = '$'
+
+// Transition is one rule δ(From, Input, Top) = (To, Op). From and To index
+// PDA.States, Input indexes PDA.Alphabet, and Top is a symbol index,
+// TopEmpty or TopAny.
+type Transition struct {
+	From, Input, Top, To int
+	Op                   Op
+	Line                 int // line of the spec file it came from; 0 for built-ins
+}
+
+// PDA is a deterministic pushdown automaton. Build one with New (or Parse for a
+// spec file) so that it is validated; the zero value is not usable.
+type PDA struct {
+	Name        string
+	Alphabet    []rune   // input symbols = stack symbols, in a fixed order
+	States      []string // state names; index 0 need not be the start
+	Start       int
+	Accept      []bool // Accept[q] reports whether state q is accepting
+	EmptyStack  bool   // accept only if the stack is also empty at the end
+	Transitions []Transition
+
+	// delta[(q*L+l)*(L+1)+k] is 1 + the index of the transition that applies in
+	// state q on input l with top k (k = L for the empty stack), 0 for none.
+	delta []int32
+	index map[rune]int
+}
+
+// L is the number of symbols in the alphabet.
+func (p *PDA) L() int { return len(p.Alphabet) }
+
+// M is the number of states.
+func (p *PDA) M() int { return len(p.States) }
+
+// Symbol returns the index of rune s in the alphabet, or -1.
+func (p *PDA) Symbol(s rune) int {
+	if i, ok := p.index[s]; ok {
+		return i
+	}
+	return -1
+}
+
+// Lookup returns the transition that applies in state q on input symbol l
+// with stack top k (k = L() for the empty stack), and whether there is one.
+func (p *PDA) Lookup(q, l, k int) (Transition, bool) {
+	t := p.delta[(q*p.L()+l)*(p.L()+1)+k]
+	if t == 0 {
+		return Transition{}, false
+	}
+	return p.Transitions[t-1], true
+}
+
+// Tops lists the stack tops (symbol indices, L() for empty) that transition t
+// covers.
+func (p *PDA) Tops(t Transition) []int {
+	switch t.Top {
+	case TopAny:
+		ks := make([]int, p.L()+1)
+		for k := range ks {
+			ks[k] = k
+		}
+		return ks
+	case TopEmpty:
+		return []int{p.L()}
+	}
+	return []int{t.Top}
+}
+
+// New validates a PDA and builds its transition table. It reports unknown
+// indices, a pop on an explicitly empty stack, a reserved or repeated symbol,
+// and any nondeterministic pair of transitions (including through TopAny).
+// An error about a transition is a *SpecError carrying the transition's Line
+// (and, for an overlap, naming the line of the other transition).
+func New(p PDA) (*PDA, error) {
+	q := &p
+	if len(q.Alphabet) == 0 {
+		return nil, fmt.Errorf("alphabet is empty")
+	}
+	if len(q.States) == 0 {
+		return nil, fmt.Errorf("no states")
+	}
+	q.index = make(map[rune]int, len(q.Alphabet))
+	for i, s := range q.Alphabet {
+		if err := checkSymbol(s); err != nil {
+			return nil, err
+		}
+		if _, dup := q.index[s]; dup {
+			return nil, fmt.Errorf("symbol %q appears twice in the alphabet", s)
+		}
+		q.index[s] = i
+	}
+	if len(q.Accept) != len(q.States) {
+		return nil, fmt.Errorf("accept has %d entries for %d states", len(q.Accept), len(q.States))
+	}
+	if q.Start < 0 || q.Start >= len(q.States) {
+		return nil, fmt.Errorf("start state %d out of range", q.Start)
+	}
+	L := q.L()
+	q.delta = make([]int32, len(q.States)*L*(L+1))
+	for i, t := range q.Transitions {
+		if err := q.checkTransition(t); err != nil {
+			return nil, err
+		}
+		for _, k := range q.Tops(t) {
+			slot := &q.delta[(t.From*L+t.Input)*(L+1)+k]
+			if *slot != 0 {
+				return nil, q.overlapError(t, q.Transitions[*slot-1])
+			}
+			*slot = int32(i + 1)
+		}
+	}
+	return q, nil
+}
+
+func (p *PDA) checkTransition(t Transition) error {
+	if t.From < 0 || t.From >= p.M() || t.To < 0 || t.To >= p.M() {
+		return lineErrorf(t.Line, "transition state out of range")
+	}
+	if t.Input < 0 || t.Input >= p.L() {
+		return lineErrorf(t.Line, "transition input out of range")
+	}
+	if t.Top < TopAny || t.Top >= p.L() {
+		return lineErrorf(t.Line, "transition top out of range")
+	}
+	if t.Op == Pop && t.Top == TopEmpty {
+		return lineErrorf(t.Line, "transition from %q on %q pops an empty stack (top empty with op pop)",
+			p.States[t.From], string(p.Alphabet[t.Input]))
+	}
+	if t.Op < Noop || t.Op > Pop {
+		return lineErrorf(t.Line, "unknown stack operation %d", t.Op)
+	}
+	return nil
+}
+
+// overlapError reports that transition t covers a (state, input, top) that
+// prev already covers. The error carries t's line.
+func (p *PDA) overlapError(t, prev Transition) error {
+	what := fmt.Sprintf("transition from %q on %q with top %s",
+		p.States[t.From], string(p.Alphabet[t.Input]), p.topName(t.Top))
+	if prev.Top != t.Top {
+		return lineErrorf(t.Line, "%s overlaps the one %s (the PDA must be deterministic)", what, p.where(prev))
+	}
+	if prev.Line > 0 {
+		return lineErrorf(t.Line, "%s is given twice (first on line %d)", what, prev.Line)
+	}
+	return lineErrorf(t.Line, "%s is given twice", what)
+}
+
+func (p *PDA) where(t Transition) string {
+	if t.Line > 0 {
+		return fmt.Sprintf("on line %d", t.Line)
+	}
+	return fmt.Sprintf("with top %s", p.topName(t.Top))
+}
+
+func (p *PDA) topName(k int) string {
+	switch k {
+	case TopAny:
+		return "any"
+	case TopEmpty:
+		return "empty"
+	}
+	return fmt.Sprintf("%q", string(p.Alphabet[k]))
+}
+
+// checkSymbol reports whether s may be an alphabet symbol.
+func checkSymbol(s rune) error {
+	switch {
+	case s == EndMarker:
+		return fmt.Errorf("symbol %q is reserved for the end-of-string marker", string(s))
+	case s <= ' ' || s == 0x7f || s == '"' || s == '\\':
+		return fmt.Errorf("symbol %q cannot be used (control, space, quote or backslash)", string(s))
+	}
+	return nil
+}
+
+// Encode maps a string to symbol indices, reporting the first symbol outside
+// the alphabet with its 1-based position.
+func (p *PDA) Encode(s string) ([]int, error) {
+	out := make([]int, 0, len(s))
+	pos := 0
+	for _, r := range s {
+		pos++
+		i := p.Symbol(r)
+		if i < 0 {
+			return nil, fmt.Errorf("symbol %q at position %d is not in the alphabet %s", r, pos, p.AlphabetString())
+		}
+		out = append(out, i)
+	}
+	return out, nil
+}
+
+// AlphabetString renders the alphabet as {a,b,c}.
+func (p *PDA) AlphabetString() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, s := range p.Alphabet {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(s)
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// Decode maps symbol indices back to a string.
+func (p *PDA) Decode(syms []int) string {
+	var b strings.Builder
+	for _, i := range syms {
+		b.WriteRune(p.Alphabet[i])
+	}
+	return b.String()
+}
+
+// Config is a PDA configuration: its state and stack (bottom first). Dead
+// reports that a missing transition was met; a dead configuration rejects.
+type Config struct {
+	State int
+	Stack []int
+	Dead  bool
+}
+
+// Step applies one input symbol to c in place and returns the transition
+// taken (ok is false, and c is dead, when there is none).
+func (p *PDA) Step(c *Config, l int) (Transition, bool) {
+	if c.Dead {
+		return Transition{}, false
+	}
+	k := p.L()
+	if n := len(c.Stack); n > 0 {
+		k = c.Stack[n-1]
+	}
+	t, ok := p.Lookup(c.State, l, k)
+	if !ok {
+		c.Dead = true
+		return Transition{}, false
+	}
+	c.State = t.To
+	switch t.Op {
+	case Push:
+		c.Stack = append(c.Stack, l)
+	case Pop:
+		if n := len(c.Stack); n > 0 {
+			c.Stack = c.Stack[:n-1]
+		}
+	}
+	return t, true
+}
+
+// Accepting reports whether c accepts if the input ends here.
+func (p *PDA) Accepting(c Config) bool {
+	return !c.Dead && p.Accept[c.State] && (!p.EmptyStack || len(c.Stack) == 0)
+}
+
+// Run reports whether the PDA accepts the symbol sequence. It reuses no
+// memory between calls; use Step for allocation-free loops.
+func (p *PDA) Run(syms []int) bool {
+	c := Config{State: p.Start}
+	for _, l := range syms {
+		if _, ok := p.Step(&c, l); !ok {
+			return false
+		}
+	}
+	return p.Accepting(c)
+}
+
+// Accepts reports whether the PDA accepts string s; symbols outside the
+// alphabet reject.
+func (p *PDA) Accepts(s string) bool {
+	syms, err := p.Encode(s)
+	return err == nil && p.Run(syms)
+}

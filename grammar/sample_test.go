@@ -1,0 +1,163 @@
+package grammar
+
+import (
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestSamplerOnSpecFiles checks the generic sampler on the five spec files
+// against the built-in recognizers: a member of length n exactly when one
+// exists, for n up to 60.
+func TestSamplerOnSpecFiles(t *testing.T) {
+	for _, name := range Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			l := mustBuiltin(t, name)
+			sample := NewSampler(parseFile(t, specPath(name)))
+			rng := rand.New(rand.NewPCG(10, 11))
+			for n := 0; n <= 60; n++ {
+				for range 10 {
+					s, ok := sample(rng, n)
+					if ok != hasMembers[name](n) {
+						t.Fatalf("sample(%d) ok = %v, want %v", n, ok, !ok)
+					}
+					if ok && (len(s) != n || !l.Recognize(s)) {
+						t.Fatalf("sample(%d) = %q: not a member of length %d", n, s, n)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSamplerLong draws strings of length about 960 (the paper's longest
+// test strings), each with a new sampler so that its table is built too.
+func TestSamplerLong(t *testing.T) {
+	lengths := map[string]int{"palindrome": 961, "anbn": 960, "anbncbmam": 961, "anmbncm": 960, "dyck2": 960}
+	for _, name := range Names() {
+		l, n := mustBuiltin(t, name), lengths[name]
+		sample := NewSampler(parseFile(t, specPath(name)))
+		start := time.Now()
+		s, ok := sample(rand.New(rand.NewPCG(12, 13)), n)
+		elapsed := time.Since(start)
+		if !ok || len(s) != n || !l.Recognize(s) {
+			t.Errorf("%s: sample(%d) = %.20q..., %v: not a member", name, n, s, ok)
+		}
+		if elapsed > time.Second {
+			t.Errorf("%s: sample(%d) took %v, want < 1s", name, n, elapsed)
+		}
+		t.Logf("%s: sample(%d) in %v", name, n, elapsed)
+	}
+}
+
+// TestSamplerAgreesWithBruteForce compares, for short lengths, whether the
+// sampler finds a string with whether one exists, on PDAs whose walks never
+// reach a dead end (the abstraction is exact for them).
+func TestSamplerAgreesWithBruteForce(t *testing.T) {
+	specs := map[string]string{
+		"anbn": anbnSpec,
+		// a^n b^m with m <= n and n >= 1: acceptance with a non-empty stack.
+		"anbm": `alphabet: [a, b]
+start: q0
+accept: [q1, q2]
+transitions:
+  - [q0, a, any, q1, push]
+  - [q1, a, any, q1, push]
+  - [q1, b, a, q2, pop]
+  - [q2, b, a, q2, pop]
+`,
+		// a* b a*: the a's before the b pop the empty stack through top
+		// any, which is a no-op.
+		"popany": `alphabet: [a, b]
+start: q0
+accept: [q1]
+transitions:
+  - [q0, a, any, q0, pop]
+  - [q0, b, any, q1, push]
+  - [q1, a, b, q1, noop]
+`,
+	}
+	for name, spec := range specs {
+		p, err := Parse(name+".yaml", []byte(spec))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sample, rng := NewSampler(p), rand.New(rand.NewPCG(14, 15))
+		exists := make([]bool, 11)
+		eachString(p.Alphabet, 10, func(s string) { exists[len(s)] = exists[len(s)] || p.Accepts(s) })
+		for n, want := range exists {
+			s, ok := sample(rng, n)
+			if ok != want || ok && (len(s) != n || !p.Accepts(s)) {
+				t.Errorf("%s: sample(%d) = %q, %v; a member exists: %v", name, n, s, ok, want)
+			}
+		}
+	}
+}
+
+// TestSamplerRetries uses a PDA on which the abstraction is loose: after
+// "b" a walk is doomed (w c a^|w| with w in a*, but b is pushable), so
+// walks fail half the time per symbol of w and the sampler must retry.
+func TestSamplerRetries(t *testing.T) {
+	p, err := Parse("loose.yaml", []byte(`alphabet: [a, b, c]
+start: q0
+accept: [q1]
+accept_empty_stack: true
+transitions:
+  - [q0, a, any, q0, push]
+  - [q0, b, any, q0, push]
+  - [q0, c, any, q1, noop]
+  - [q1, a, a, q1, pop]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample, rng := NewSampler(p), rand.New(rand.NewPCG(16, 17))
+	for n, want := range []string{"", "c", "", "aca", "", "aacaa"} {
+		if s, ok := sample(rng, n); s != want || ok != (want != "") {
+			t.Errorf("sample(%d) = %q, %v; want %q", n, s, ok, want)
+		}
+	}
+	// With 30 symbols of w a walk succeeds with probability 2^-30: the
+	// sampler gives up although a member exists, as documented.
+	if s, ok := sample(rng, 61); ok && !p.Accepts(s) {
+		t.Errorf("sample(61) = %q, not a member", s)
+	}
+}
+
+func TestSamplerLimits(t *testing.T) {
+	sample := NewSampler(mustBuiltin(t, "dyck2").PDA)
+	rng := rand.New(rand.NewPCG(1, 1))
+	for _, n := range []int{-1, MaxSampleLength + 1} {
+		if s, ok := sample(rng, n); ok {
+			t.Errorf("sample(%d) = %q, true", n, s)
+		}
+	}
+}
+
+func TestSamplerDeterministicAndConcurrent(t *testing.T) {
+	sample := NewSampler(mustBuiltin(t, "dyck2").PDA)
+	draw := func(seed uint64) []string {
+		rng := rand.New(rand.NewPCG(seed, 0))
+		var out []string
+		for n := 2; n <= 80; n += 2 {
+			s, _ := sample(rng, n)
+			out = append(out, s)
+		}
+		return out
+	}
+	want := draw(1)
+	var wg sync.WaitGroup
+	got := make([][]string, 4)
+	for i := range got {
+		wg.Go(func() { got[i] = draw(1) })
+	}
+	wg.Wait()
+	for i := range got {
+		if !slices.Equal(got[i], want) {
+			t.Fatalf("draw %d from seed 1 differs", i)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package nspda
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// FileFormat and FileVersion identify the model file this package writes.
+// Readers refuse a newer version rather than guess at it.
+const (
+	FileFormat  = "nspda-model"
+	FileVersion = 1
+)
+
+// file is the JSON layout of a model file.
+type file struct {
+	Format     string    `json:"format"`
+	Version    int       `json:"version"`
+	Kind       string    `json:"kind"`
+	Order      int       `json:"order"`
+	Alphabet   string    `json:"alphabet"`
+	J          int       `json:"J"`
+	A          int       `json:"A"`
+	EvalRefine int       `json:"eval_refine"`
+	Neurons    []string  `json:"neurons,omitempty"`
+	Layout     string    `json:"layout"`
+	Ws         []float64 `json:"Ws"`
+	Bs         []float64 `json:"bs"`
+	Wa         []float64 `json:"Wa"`
+	Ba         []float64 `json:"ba"`
+	Wo         []float64 `json:"Wo"`
+	Bo         float64   `json:"bo"`
+}
+
+// Layouts, recorded in the file so that other tools can read the tensors.
+const (
+	layout3 = "Ws[l][j][i][k], Wa[l][j][c][k]: input l, from state j, to neuron i or action c, read k"
+	layout2 = "Ws[j][i][m], Wa[j][c][m]: from state j, to neuron i or action c, m over [read; input]"
+)
+
+// Encode writes m as a versioned JSON model file.
+func (m *Model) Encode(w io.Writer) error {
+	for _, v := range m.Params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return errors.New("model has a non-finite parameter")
+		}
+	}
+	f := file{
+		Format: FileFormat, Version: FileVersion, Kind: "nspda",
+		Order: int(m.Order), Alphabet: string(m.Alphabet), J: m.J, A: m.A,
+		EvalRefine: m.EvalRefine, Neurons: m.Neurons, Layout: layout3,
+		Ws: m.Ws, Bs: m.Bs, Wa: m.Wa, Ba: m.Ba, Wo: m.Wo, Bo: m.Bo[0],
+	}
+	if m.Order == Second {
+		f.Layout = layout2
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(&f)
+}
+
+// Decode reads a model file, refusing anything malformed: bad or truncated
+// JSON, another format, a newer version, or tensors of the wrong size.
+func Decode(r io.Reader) (*Model, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	var f file
+	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nil, errors.New("not a complete model file (truncated?)")
+		}
+		return nil, fmt.Errorf("not a valid model file: %v", err)
+	}
+	if f.Format != FileFormat {
+		return nil, fmt.Errorf("not an nspda model file (format %q)", f.Format)
+	}
+	if f.Version > FileVersion {
+		return nil, fmt.Errorf("model file version %d is newer than this nspda reads (%d); upgrade nspda", f.Version, FileVersion)
+	}
+	if f.Version < 1 {
+		return nil, fmt.Errorf("bad model file version %d", f.Version)
+	}
+	if f.Kind != "nspda" {
+		return nil, fmt.Errorf("model kind %q is not an NSPDA", f.Kind)
+	}
+	alpha := []rune(f.Alphabet)
+	m, err := New(Shape{Order: Order(f.Order), L: len(alpha), J: f.J, A: f.A}, alpha)
+	if err != nil {
+		return nil, fmt.Errorf("bad model file: %v", err)
+	}
+	if f.EvalRefine < 1 {
+		return nil, fmt.Errorf("bad model file: eval_refine %d < 1", f.EvalRefine)
+	}
+	m.EvalRefine = f.EvalRefine
+	if len(f.Neurons) > 0 && len(f.Neurons) != m.J {
+		return nil, fmt.Errorf("bad model file: %d neuron names for J = %d", len(f.Neurons), m.J)
+	}
+	m.Neurons = f.Neurons
+	for _, t := range []struct {
+		name     string
+		dst, src []float64
+	}{{"Ws", m.Ws, f.Ws}, {"bs", m.Bs, f.Bs}, {"Wa", m.Wa, f.Wa}, {"ba", m.Ba, f.Ba}, {"Wo", m.Wo, f.Wo}} {
+		if len(t.src) != len(t.dst) {
+			return nil, fmt.Errorf("bad model file: %s has %d values, want %d", t.name, len(t.src), len(t.dst))
+		}
+		copy(t.dst, t.src)
+	}
+	m.Bo[0] = f.Bo
+	return m, nil
+}
+
+// WriteFile writes m to path atomically: to a temporary file in the same
+// directory, synced, then renamed, so that a crash never leaves a partial file.
+func (m *Model) WriteFile(path string) error {
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		return err
+	}
+	return WriteFileAtomic(path, buf.Bytes())
+}
+
+// ReadFile reads a model file; errors name the file.
+func ReadFile(path string) (*Model, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	m, err := Decode(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, nil
+}
+
+// WriteFileAtomic writes data to path through a temporary file and a rename.
+func WriteFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(name, path)
+	}
+	if err != nil {
+		os.Remove(name)
+	}
+	return err
+}

@@ -1,0 +1,197 @@
+package nspda
+
+import (
+	"math"
+
+	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/stack"
+)
+
+// Thresholds of the quantized activations (paper Sec. 3.1). A state neuron is
+// on when sigmoid(v) > 0.5, i.e. v > 0. An action neuron is +1 (push) when
+// 2·sigmoid(v)−1 > 0.13 and −1 (pop) when 2·sigmoid(v)−1 < −0.09; solving for
+// v gives the pre-activation thresholds below.
+var (
+	PushThreshold = math.Log(1.13 / 0.87) // ≈ 0.2615
+	PopThreshold  = math.Log(0.91 / 1.09) // ≈ −0.1805
+)
+
+// Ternary is the action activation f: +1, 0 or −1 from a pre-activation.
+func Ternary(v float64) int {
+	switch {
+	case v > PushThreshold:
+		return 1
+	case v < PopThreshold:
+		return -1
+	}
+	return 0
+}
+
+// DecodeAction turns the action neurons' pre-activations into one stack
+// operation: among the components whose ternary value is not 0, the one with
+// the largest |pre-activation| decides (+1 push, −1 pop); if all are 0, no-op.
+// Ties go to the lowest index.
+func DecodeAction(pre []float64) grammar.Op {
+	op, best := grammar.Noop, 0.0
+	for _, v := range pre {
+		t := Ternary(v)
+		if t == 0 || math.Abs(v) <= best {
+			continue
+		}
+		best = math.Abs(v)
+		op = grammar.Push
+		if t < 0 {
+			op = grammar.Pop
+		}
+	}
+	return op
+}
+
+// Sigmoid is the logistic function.
+func Sigmoid(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+
+// Runner runs a model symbol by symbol with binary states and a digital
+// stack. It allocates only when created (and when the stack grows past its
+// largest size so far). A Runner is not safe for concurrent use; make one per
+// goroutine.
+type Runner struct {
+	m *Model
+
+	// Refine is the number of state iterations per symbol (default
+	// m.EvalRefine); the stack action comes from the last one.
+	Refine int
+	// Reads are the read neurons' values (default stack.EvalReads).
+	Reads stack.Reads
+
+	Stack  stack.Digital
+	z      []float64 // binary state
+	active []int     // indices j with z[j] = 1
+	r      []float64 // read neurons
+	pre    []float64 // state pre-activations
+	act    []float64 // action pre-activations
+	y      float64   // last prediction
+	op     grammar.Op
+}
+
+// NewRunner returns a Runner for m, reset to the start.
+func (m *Model) NewRunner() *Runner {
+	refine := m.EvalRefine
+	if refine < 1 {
+		refine = 1
+	}
+	r := &Runner{
+		m:      m,
+		Refine: refine,
+		Reads:  stack.EvalReads,
+		z:      make([]float64, m.J),
+		active: make([]int, 0, m.J),
+		r:      make([]float64, m.R()),
+		pre:    make([]float64, m.J),
+		act:    make([]float64, m.A),
+	}
+	r.Reset()
+	return r
+}
+
+// Reset puts the runner back at the start: state neuron 0 on, empty stack.
+func (r *Runner) Reset() {
+	for j := range r.z {
+		r.z[j] = 0
+	}
+	r.z[0] = 1
+	r.active = append(r.active[:0], 0)
+	r.Stack.Reset()
+	r.Stack.Read(r.r, r.Reads)
+	r.y = r.output()
+	r.op = grammar.Noop
+}
+
+// Step feeds input neuron l (0..L-1 a symbol, L the end marker $): the state
+// is updated Refine times, the last iteration's action is applied to the
+// stack (never at $), the read neurons are refreshed, and the prediction is
+// made from the new state. It returns the stack operation taken.
+func (r *Runner) Step(l int) grammar.Op {
+	m := r.m
+	for it := 0; it < r.Refine; it++ {
+		if it == r.Refine-1 {
+			r.accumulate(r.act, m.Wa, m.Ba, m.A, l)
+		}
+		r.accumulate(r.pre, m.Ws, m.Bs, m.J, l)
+		r.active = r.active[:0]
+		for i, v := range r.pre {
+			r.z[i] = 0
+			if v > 0 {
+				r.z[i] = 1
+				r.active = append(r.active, i)
+			}
+		}
+	}
+	r.op = DecodeAction(r.act)
+	if l < m.L {
+		r.Stack.Apply(r.op, l)
+	}
+	r.Stack.Read(r.r, r.Reads)
+	r.y = r.output()
+	return r.op
+}
+
+// accumulate sets out[i] = b[i] + Σ_j z_j Σ_k W[i,j,k,l] r_k (third order) or
+// b[i] + Σ_j z_j (Σ_k W[i,j,k] r_k + W[i,j,R+l]) (second order), using that z
+// is binary (only active j contribute) and x is one-hot (only column l).
+func (r *Runner) accumulate(out, W, b []float64, n, l int) {
+	copy(out, b)
+	m := r.m
+	R := m.R()
+	rv := r.r
+	if m.Order == Third {
+		for _, j := range r.active {
+			base := (l*m.J + j) * n * R
+			for i := range out {
+				row := W[base+i*R : base+i*R+R]
+				s := 0.0
+				for k, w := range row {
+					s += w * rv[k]
+				}
+				out[i] += s
+			}
+		}
+		return
+	}
+	V := m.V()
+	for _, j := range r.active {
+		base := j * n * V
+		for i := range out {
+			row := W[base+i*V : base+i*V+V]
+			s := row[R+l]
+			for k, w := range row[:R] {
+				s += w * rv[k]
+			}
+			out[i] += s
+		}
+	}
+}
+
+func (r *Runner) output() float64 {
+	s := r.m.Bo[0]
+	for _, j := range r.active {
+		s += r.m.Wo[j]
+	}
+	return Sigmoid(s)
+}
+
+// Prediction is the network's latest output y in (0,1).
+func (r *Runner) Prediction() float64 { return r.y }
+
+// Active lists the state neurons that are on. The slice is the runner's own.
+func (r *Runner) Active() []int { return r.active }
+
+// Classify runs syms followed by the end marker from a fresh start and
+// reports whether the network accepts (final prediction > 0.5).
+func (r *Runner) Classify(syms []int) (accept bool, y float64) {
+	r.Reset()
+	for _, l := range syms {
+		r.Step(l)
+	}
+	r.Step(r.m.L)
+	return r.y > 0.5, r.y
+}
