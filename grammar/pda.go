@@ -21,6 +21,10 @@ const (
 	Pop            // remove the top symbol (a no-op on an empty stack)
 )
 
+// maxTable bounds the transition table New builds: states·L·(L+1) entries.
+const maxTable = 1 << 22
+
+// String returns the op's name in spec files: noop, push or pop.
 func (o Op) String() string {
 	switch o {
 	case Noop:
@@ -111,7 +115,8 @@ func (p *PDA) Tops(t Transition) []int {
 
 // New validates a PDA and builds its transition table. It reports unknown
 // indices, a pop on an explicitly empty stack, a reserved or repeated symbol,
-// and any nondeterministic pair of transitions (including through TopAny).
+// and any nondeterministic pair of transitions (including through TopAny),
+// and refuses a PDA with more than 2^22 (states × L × (L+1)) table entries.
 // An error about a transition is a *SpecError carrying the transition's Line
 // (and, for an overlap, naming the line of the other transition).
 func New(p PDA) (*PDA, error) {
@@ -139,7 +144,11 @@ func New(p PDA) (*PDA, error) {
 		return nil, fmt.Errorf("start state %d out of range", q.Start)
 	}
 	L := q.L()
-	q.delta = make([]int32, len(q.States)*L*(L+1))
+	if L > maxTable || q.M() > maxTable || q.M()*L*(L+1) > maxTable {
+		return nil, fmt.Errorf("the PDA is too large: %d states and %d symbols need %d·%d·%d transition-table entries, at most %d",
+			q.M(), L, q.M(), L, L+1, maxTable)
+	}
+	q.delta = make([]int32, q.M()*L*(L+1))
 	for i, t := range q.Transitions {
 		if err := q.checkTransition(t); err != nil {
 			return nil, err

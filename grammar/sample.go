@@ -5,10 +5,11 @@ import (
 	"sync"
 )
 
-// MaxSampleLength is the longest string a NewSampler sampler draws; it
-// returns false for longer n. Its table grows as n², about
-// M·(L+1)·n²/16 bytes (25 MB for 6 states, 3 symbols and n = 4096).
-const MaxSampleLength = 4096
+// MaxSampleBits bounds the memory of a NewSampler sampler's feasibility
+// table: it returns false for a length n whose table would need more bits
+// than this. The table up to n takes M·(L+1)·(n+1)(n+4)/2 bits for M states
+// and L symbols: 32 MB allows n up to about 4700 for 6 states and 3 symbols.
+const MaxSampleBits = 1 << 28
 
 // sampleTries is how many random walks a NewSampler sampler tries before it
 // gives up on a length.
@@ -21,8 +22,8 @@ const sampleTries = 100
 // The sampler walks p's real configurations from the start. At each step it
 // picks uniformly among the input symbols whose transition leaves acceptance
 // feasible in exactly the remaining number of steps, so the distribution is
-// uniform over the feasible next symbols, not over the strings (for anbncbmam
-// the split between n and m is far from uniform, say).
+// uniform over the feasible next symbols, not over the strings (on the
+// anbn-like prefix a^n b^n of anbncbmam, say, n comes out close to geometric).
 //
 // Feasibility is decided on an abstraction of a configuration: (state, top
 // symbol or empty, stack height), the symbols below the top being unknown.
@@ -37,11 +38,12 @@ const sampleTries = 100
 // The feasibility table does not depend on n: it is built lazily, one
 // remaining-length layer at a time, and shared by all calls. Layer r covers
 // heights 0..r+1 (from a height above r, no pop can empty the stack in r
-// steps), so building up to n costs O(M·L·(L+1)·n²) time.
+// steps), so building up to n costs O(M·L·(L+1)·n²) time and about
+// M·(L+1)·n²/2 bits, bounded by MaxSampleBits.
 func NewSampler(p *PDA) func(rng *rand.Rand, n int) (string, bool) {
-	f := &feasibility{p: p, pushed: pushedSymbols(p)}
+	f := &feasibility{p: p, pushed: pushedSymbols(p), empty: []int{p.L()}}
 	return func(rng *rand.Rand, n int) (string, bool) {
-		if n < 0 || n > MaxSampleLength {
+		if n < 0 || n > 1<<16 || tableBits(p, n) > MaxSampleBits {
 			return "", false
 		}
 		layers := f.upTo(n)
@@ -55,6 +57,12 @@ func NewSampler(p *PDA) func(rng *rand.Rand, n int) (string, bool) {
 		}
 		return "", false
 	}
+}
+
+// tableBits is the size of the feasibility table of p up to length n, for
+// n <= 2^16: layer r takes M·(L+1)·(r+2) bits.
+func tableBits(p *PDA, n int) int {
+	return p.M() * (p.L() + 1) * (n + 1) * (n + 4) / 2
 }
 
 // walk draws one string of length n, choosing each symbol uniformly among
@@ -122,7 +130,8 @@ func pushedSymbols(p *PDA) []int {
 // configuration may be reached in exactly r more steps.
 type feasibility struct {
 	p      *PDA
-	pushed []int
+	pushed []int // the tops of a non-empty stack
+	empty  []int // the top of the empty stack: L
 
 	mu     sync.Mutex
 	layers []*layer
@@ -180,7 +189,7 @@ func (f *feasibility) build(r int) *layer {
 // tops lists the tops consistent with height h.
 func (f *feasibility) tops(h int) []int {
 	if h == 0 {
-		return []int{f.p.L()}
+		return f.empty
 	}
 	return f.pushed
 }

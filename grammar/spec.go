@@ -22,6 +22,8 @@ type SpecError struct {
 	Msg  string // what is wrong, naming the offending thing
 }
 
+// Error returns FILE:LINE: Msg, or line LINE: Msg without a file, or Msg
+// alone without a line.
 func (e *SpecError) Error() string {
 	switch {
 	case e.File != "":
@@ -43,7 +45,7 @@ const specFields = "name, alphabet, start, accept, accept_empty_stack, transitio
 const rowFields = "[from, input, top, to, op]"
 
 // Parse reads a PDA from a YAML spec file; filename is used in error
-// messages and as the default name. The format is
+// messages (as "<spec>" if empty) and as the default name. The format is
 //
 //	name: anbn                    # optional; default: the file's base name
 //	alphabet: [a, b]              # single-character symbols, not '$'

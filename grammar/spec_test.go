@@ -222,6 +222,14 @@ func TestNewErrorsWithoutFile(t *testing.T) {
 	if _, err = New(p); err == nil || !strings.HasPrefix(err.Error(), "line 7: transition") {
 		t.Errorf("New error = %v, want it to start with line 7:", err)
 	}
+	p.Transitions = nil
+	p.Alphabet = nil
+	for r := range rune(3000) {
+		p.Alphabet = append(p.Alphabet, 0x100+r)
+	}
+	if _, err = New(p); err == nil || !strings.Contains(err.Error(), "the PDA is too large") {
+		t.Errorf("New with 3000 symbols: error %v, want too large", err)
+	}
 }
 
 func FuzzParse(f *testing.F) {

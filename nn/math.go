@@ -1,0 +1,31 @@
+package nn
+
+import "math"
+
+// Sigmoid is the logistic function σ(v) = 1/(1+e^−v).
+func Sigmoid(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+
+// BCE is the binary cross-entropy of prediction σ(o) against label y ∈ {0,1}
+// (paper eq. 4), computed from the logit so that it never takes log 0:
+// BCE = softplus(o) − y·o. Its derivative with respect to o is σ(o) − y.
+func BCE(o float64, y float64) float64 {
+	// softplus(o) = log(1+e^o), stably.
+	sp := math.Max(o, 0) + math.Log1p(math.Exp(-math.Abs(o)))
+	return sp - y*o
+}
+
+// Dot returns Σ a_i b_i.
+func Dot(a, b []float64) float64 {
+	s := 0.0
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}
+
+// Zero sets every element of v to 0.
+func Zero(v []float64) {
+	for i := range v {
+		v[i] = 0
+	}
+}

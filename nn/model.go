@@ -1,0 +1,49 @@
+package nn
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+)
+
+// Model is a trainable classifier of any architecture as the model registry
+// sees it: a Net that can name itself and be saved and rebuilt.
+type Model interface {
+	Net
+	// Kind is the registry name ("nspda", "lstm", "stack-rnn", ...).
+	Kind() string
+	// Alphabet is the input alphabet, without the end marker.
+	Alphabet() []rune
+	// Config returns the JSON-serializable settings that, with Params,
+	// rebuild the model through its Spec's Load.
+	Config() any
+}
+
+// Options are the settings a user can give any model; each model uses those
+// that apply to it and ignores the rest. Zero values select defaults.
+type Options struct {
+	Hidden   int  // hidden or state units
+	Stacks   int  // stacks (stack-rnn) or lists (list-rnn)
+	Rounding bool // stack-rnn: hard argmax actions at evaluation
+	Order    int  // nspda: tensor order 2 or 3
+}
+
+// Spec describes one model kind for the registry.
+type Spec struct {
+	Name        string
+	Description string
+	// HigherOrder models are trained with UORO by default (the paper's
+	// choice); first-order ones with BPTT.
+	HigherOrder bool
+	// New builds a model with freshly initialized parameters drawn from rng.
+	New func(alphabet []rune, opt Options, rng *rand.Rand) (Model, error)
+	// Load rebuilds a model from its Config (as JSON) and parameters.
+	Load func(alphabet []rune, config json.RawMessage, params []float64) (Model, error)
+}
+
+// Reserver is implemented by nets whose memory must be sized for the longest
+// string they will read (a continuous stack of fixed depth, say). Callers
+// call Reserve(n) before reading strings of at most n symbols (plus the end
+// marker); StateSize may change only then.
+type Reserver interface {
+	Reserve(maxLen int)
+}
