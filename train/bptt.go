@@ -1,0 +1,107 @@
+package train
+
+import (
+	"math/rand/v2"
+
+	"github.com/nspda/nspda/nn"
+)
+
+// BPTT is back-propagation through time: one forward pass keeping every
+// iteration, then StepVJP and OutVJP in exactly the reverse order.
+type BPTT struct {
+	tp      tape
+	ds, ds2 []float64
+}
+
+// Name is "bptt".
+func (*BPTT) Name() string { return "bptt" }
+
+// Gradient adds the exact gradient of the string's loss into grad.
+func (b *BPTT) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
+	loss := b.tp.forward(net, ex, refine, rng)
+	S := net.StateSize()
+	b.ds, b.ds2 = buf(b.ds, S), buf(b.ds2, S)
+	for i := b.tp.n - 1; i >= 0; i-- {
+		rec := b.tp.recs[i]
+		net.OutVJP(rec, nn.Sigmoid(b.tp.outs[i])-ex.Label, b.ds2, grad)
+		nn.Zero(b.ds)
+		net.StepVJP(rec, b.ds2, b.ds, grad)
+		b.ds, b.ds2 = b.ds2, b.ds
+	}
+	return loss
+}
+
+// TBPTT is truncated back-propagation through time: the loss terms of input
+// t are back-propagated through the iterations of inputs t−Window+1 … t only
+// (Window counts input symbols, each with its S(t) iterations). With a window
+// at least as long as the string it equals BPTT. Cost O(T·Window) per string.
+type TBPTT struct {
+	Window  int
+	tp      tape
+	ds, ds2 []float64
+	first   []int // first iteration of each input
+}
+
+// Name is "tbptt".
+func (*TBPTT) Name() string { return "tbptt" }
+
+// Gradient adds the truncated gradient into grad.
+func (b *TBPTT) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
+	loss := b.tp.forward(net, ex, refine, rng)
+	S := net.StateSize()
+	b.ds, b.ds2 = buf(b.ds, S), buf(b.ds2, S)
+	b.first = b.first[:0]
+	for i := 0; i < b.tp.n; i++ {
+		if i == 0 || b.tp.sym[i] != b.tp.sym[i-1] {
+			b.first = append(b.first, i)
+		}
+	}
+	b.sweep(net, ex, grad, b.Window)
+	return loss
+}
+
+// sweep runs the windowed reverse sweeps over the recorded tape.
+func (b *TBPTT) sweep(net nn.Net, ex Example, grad []float64, window int) {
+	T := len(b.first)
+	if window >= T { // every window reaches the start: one BPTT sweep
+		b.sweepFull(net, ex, grad)
+		return
+	}
+	b.sweepWindowed(net, ex, grad, window)
+}
+
+// sweepFull is one reverse sweep over the whole tape (BPTT).
+func (b *TBPTT) sweepFull(net nn.Net, ex Example, grad []float64) {
+	{
+		nn.Zero(b.ds2)
+		for i := b.tp.n - 1; i >= 0; i-- {
+			rec := b.tp.recs[i]
+			net.OutVJP(rec, nn.Sigmoid(b.tp.outs[i])-ex.Label, b.ds2, grad)
+			nn.Zero(b.ds)
+			net.StepVJP(rec, b.ds2, b.ds, grad)
+			b.ds, b.ds2 = b.ds2, b.ds
+		}
+	}
+}
+
+// sweepWindowed runs one truncated reverse sweep per input.
+func (b *TBPTT) sweepWindowed(net nn.Net, ex Example, grad []float64, window int) {
+	T := len(b.first)
+	for t := 0; t < T; t++ {
+		end := b.tp.n
+		if t+1 < T {
+			end = b.first[t+1]
+		}
+		stop := b.first[max(0, t-window+1)]
+		nn.Zero(b.ds2)
+		for i := end - 1; i >= stop; i-- {
+			rec := b.tp.recs[i]
+			if b.tp.sym[i] == t {
+				net.OutVJP(rec, nn.Sigmoid(b.tp.outs[i])-ex.Label, b.ds2, grad)
+			}
+			nn.Zero(b.ds)
+			net.StepVJP(rec, b.ds2, b.ds, grad)
+			b.ds, b.ds2 = b.ds2, b.ds
+		}
+	}
+}
