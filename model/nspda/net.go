@@ -377,3 +377,30 @@ func (n *Net) OutVJP(recAny any, do float64, ds2, grad []float64) {
 	}
 	gBo[0] += do
 }
+
+// NoiseMatrices lists Ws as J·J matrices (to-neuron i, from-neuron j) and Wa
+// as A·J matrices, each of its R×X (third order) or V (second order) weights,
+// for the adaptive noise regularizer.
+func (n *Net) NoiseMatrices() [][][]int {
+	return [][][]int{n.matrices(TWs, n.J, 0), n.matrices(TWa, n.A, len(n.Ws)+len(n.Bs))}
+}
+
+func (n *Net) matrices(t Tensor, out, offset int) [][]int {
+	var mats [][]int
+	for i := 0; i < out; i++ {
+		for j := 0; j < n.J; j++ {
+			var idx []int
+			for k := 0; k < n.ctxRow(); k++ {
+				if n.Order == Second {
+					idx = append(idx, offset+n.Index2(out, i, j, k))
+					continue
+				}
+				for l := 0; l < n.X(); l++ {
+					idx = append(idx, offset+n.Index3(out, i, j, k, l))
+				}
+			}
+			mats = append(mats, idx)
+		}
+	}
+	return mats
+}

@@ -75,9 +75,9 @@ type Config struct {
 }
 
 // Specs lists the package's models for the registry, in the order of the
-// package documentation.
+// package documentation. Only second-order is HigherOrder.
 var Specs = []nn.Spec{
-	spec("elman", "Elman simple RNN, tanh units, per-step sigmoid readout",
+	spec("elman", "Elman simple RNN, tanh units",
 		layout{cell: cellElman}, func(b base) nn.Model { return &Elman{b} }),
 	spec("lstm", "LSTM with forget gate, no peepholes",
 		layout{cell: cellLSTM}, func(b base) nn.Model { return &LSTM{b} }),
@@ -91,20 +91,16 @@ var Specs = []nn.Spec{
 		layout{cell: cellLSTM, MI: true}, func(b base) nn.Model { return &LSTM{b} }),
 	spec("mi-gru", "GRU with general multiplicative integration, reset before U_h",
 		layout{cell: cellGRU, MI: true}, func(b base) nn.Model { return &GRU{b} }),
-	{
-		Name:        "second-order",
-		Description: "second-order RNN of Giles et al., sigmoid state neurons, z_0 = e_0",
-		HigherOrder: true,
-		New:         newFunc("second-order", layout{cell: cellSecond}, func(b base) nn.Model { return &SecondOrder{b} }),
-		Load:        loadFunc("second-order", layout{cell: cellSecond}, func(b base) nn.Model { return &SecondOrder{b} }),
-	},
+	spec("second-order", "second-order RNN of Giles et al., sigmoid state neurons, z_0 = e_0",
+		layout{cell: cellSecond}, func(b base) nn.Model { return &SecondOrder{b} }),
 }
 
-// spec builds the Spec of a first-order model.
+// spec builds the Spec of a model with the given layout (sizes unset).
 func spec(name, desc string, lay layout, build func(base) nn.Model) nn.Spec {
 	return nn.Spec{
 		Name:        name,
 		Description: desc,
+		HigherOrder: lay.cell == cellSecond,
 		New:         newFunc(name, lay, build),
 		Load:        loadFunc(name, lay, build),
 	}

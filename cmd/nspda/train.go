@@ -1,0 +1,103 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/train"
+)
+
+func newTrain() *cobra.Command {
+	cfg := experiment.Defaults()
+	var (
+		out, hints, resume string
+		quiet              bool
+	)
+	cmd := &cobra.Command{
+		Use:   "train [--grammar G] [--order 2|3] [--hints none|1|2] [--algo A] [--curriculum C] [--out DIR]",
+		Short: "Train a model and evaluate it on the test sets",
+		Long: `train trains an NSPDA (or, with --model, a baseline) on a grammar's training
+split and evaluates it on test60, test480 and test960. DIR receives config.json,
+metrics.jsonl (one line per epoch), timing.jsonl, checkpoint.json (after every
+epoch), model.json and summary.json. --resume DIR continues a killed run.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if resume != "" {
+				out = resume
+			} else {
+				switch hints {
+				case "none", "0":
+					cfg.Hints = 0
+				case "1":
+					cfg.Hints = 1
+				case "2":
+					cfg.Hints = 2
+				default:
+					return usagef("--hints must be none, 1 or 2, not %q", hints)
+				}
+				if cfg.Model != "nspda" && !cmd.Flags().Changed("hints") {
+					cfg.Hints = 0
+				}
+				if err := cfg.Validate(); err != nil {
+					return usageError{err}
+				}
+			}
+			if out == "" {
+				out = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", cfg.Model, cfg.Grammar, cfg.Key()))
+			}
+			w := cmd.OutOrStdout()
+			var progress experiment.Progress
+			if !quiet {
+				progress = epochPrinter(w, cfg.MaxEpochs)
+			}
+			sum, err := experiment.Train(cmd.Context(), cfg, out, resume != "", progress)
+			if err != nil {
+				return err
+			}
+			state := "did not converge"
+			if sum.Converged {
+				state = fmt.Sprintf("converged after %d epochs (%d characters)", sum.Epochs, sum.Chars)
+			}
+			fmt.Fprintf(w, "%s on %s: %s; training error %.2f%%; %.1fs -> %s\n", sum.Config.Model, sum.Config.Grammar, state, sum.TrainErrorPct, sum.WallSeconds, out)
+			return printResults(cmd, sum.Sets, false)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&cfg.Grammar, "grammar", cfg.Grammar, "grammar: a built-in name or a PDA .yaml file")
+	f.StringVar(&cfg.Model, "model", cfg.Model, "model to train (see 'nspda models')")
+	f.IntVar(&cfg.Order, "order", cfg.Order, "nspda tensor order: 2 (M1) or 3 (M2)")
+	f.IntVar(&cfg.Hidden, "hidden", 0, "state or hidden units (default: the paper's rule for nspda, the model's default otherwise)")
+	f.IntVar(&cfg.Stacks, "stacks", 0, "stacks (stack-rnn) or lists (list-rnn)")
+	f.BoolVar(&cfg.Rounding, "rounding", false, "stack-rnn: hard actions at evaluation")
+	f.StringVar(&hints, "hints", "2", "nspda hints: none, 1 or 2")
+	f.Float64Var(&cfg.HintH, "hint-strength", cfg.HintH, "strength H of the programmed hint weights")
+	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: bptt, tbptt, rtrl or uoro (default: the model's)")
+	f.IntVar(&cfg.Window, "window", cfg.Window, "tbptt window, in symbols")
+	f.StringVar(&cfg.Curriculum, "curriculum", cfg.Curriculum, "curriculum: standard, il or 2il")
+	f.Float64Var(&cfg.Noise, "noise", cfg.Noise, "adaptive noise regularizer: percent of matrices perturbed (0: off)")
+	f.Float64Var(&cfg.NoiseScale, "noise-scale", cfg.NoiseScale, "scale β of the noise regularizer")
+	f.IntVar(&cfg.Refine, "refine", cfg.Refine, "iterative refinement K")
+	f.IntVar(&cfg.EvalRefine, "eval-refine", 0, "iterations per symbol when classifying (default: K)")
+	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
+	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
+	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
+	f.Uint64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "seed of the training and validation data")
+	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
+	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
+	f.BoolVar(&quiet, "quiet", false, "no per-epoch output")
+	return cmd
+}
+
+// epochPrinter prints one plain line per epoch.
+func epochPrinter(w io.Writer, maxEpochs int) experiment.Progress {
+	_ = os.Stdout
+	return func(m train.Metrics, seconds float64) {
+		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4f  chars %d  %.2fs\n",
+			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, m.LR, m.Chars, seconds)
+	}
+}

@@ -1,0 +1,109 @@
+// Package experiment runs trainings from complete configurations: one run
+// into a directory (config, metrics, checkpoints, model, summary), and the
+// grids of the paper's tables.
+package experiment
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/nspda/nspda/model"
+)
+
+// Config is everything that determines a training run. Two runs with equal
+// Configs on the same machine produce the same metrics, byte for byte.
+type Config struct {
+	Grammar    string   `json:"grammar"`     // built-in name or PDA file
+	Model      string   `json:"model"`       // registry name
+	Order      int      `json:"order"`       // nspda: 2 or 3
+	Hidden     int      `json:"hidden"`      // state/hidden units; 0: the paper's rule (nspda) or the model's default
+	Stacks     int      `json:"stacks"`      // stack-rnn / list-rnn
+	Rounding   bool     `json:"rounding"`    // stack-rnn: hard actions at evaluation
+	Hints      int      `json:"hints"`       // nspda: 0 none, 1 or 2
+	HintH      float64  `json:"hint_h"`      // state-weight strength H of programmed hints
+	Algo       string   `json:"algo"`        // bptt, tbptt, rtrl, uoro; "" the model's default
+	Window     int      `json:"window"`      // tbptt window, in symbols
+	Curriculum string   `json:"curriculum"`  // standard, il, 2il
+	Noise      float64  `json:"noise"`       // adaptive noise regularizer, % of matrices (0: off)
+	NoiseScale float64  `json:"noise_scale"` // β of the regularizer
+	StageNoise float64  `json:"stage_noise"` // 2-IL stage-2 weight noise, %
+	Refine     int      `json:"refine"`      // K
+	EvalRefine int      `json:"eval_refine"` // iterations per symbol when classifying; 0: K
+	LR         float64  `json:"lr"`
+	Clip       float64  `json:"clip"`
+	MaxEpochs  int      `json:"max_epochs"`
+	Seed       uint64   `json:"seed"`      // initialization and training randomness
+	DataSeed   uint64   `json:"data_seed"` // training and validation data
+	TestSeed   uint64   `json:"test_seed"` // test sets
+	Positives  int      `json:"positives"` // training positives; 0: the paper's 1987
+	Negatives  int      `json:"negatives"` // training negatives; 0: the paper's 2021
+	Tests      []string `json:"tests"`     // test sets evaluated at the end
+}
+
+// Defaults returns the configuration of a bare `nspda train`.
+func Defaults() Config {
+	return Config{
+		Grammar: "anbn", Model: "nspda", Order: 3, Hints: 2, HintH: 6, Curriculum: "2il",
+		Window: 50, NoiseScale: 0.2, StageNoise: 10, Refine: 4,
+		LR: 0.1005000321, Clip: 13, MaxEpochs: 500, Seed: 1, DataSeed: 1, TestSeed: 1,
+		Tests: []string{"test60", "test480", "test960"},
+	}
+}
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	spec, err := model.Lookup(c.Model)
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.Model == "nspda" && c.Order != 2 && c.Order != 3:
+		return fmt.Errorf("order must be 2 or 3, not %d", c.Order)
+	case c.Hints < 0 || c.Hints > 2:
+		return fmt.Errorf("hints must be none, 1 or 2")
+	case c.Hints > 0 && c.Model != "nspda":
+		return fmt.Errorf("hints apply to the nspda model only")
+	case c.Algo != "" && !slices.Contains([]string{"bptt", "tbptt", "rtrl", "uoro"}, c.Algo):
+		return fmt.Errorf("unknown algorithm %q (want bptt, tbptt, rtrl or uoro)", c.Algo)
+	case !slices.Contains([]string{"standard", "il", "2il"}, c.Curriculum):
+		return fmt.Errorf("unknown curriculum %q (want standard, il or 2il)", c.Curriculum)
+	case c.Noise < 0 || c.Noise > 100 || c.StageNoise < 0 || c.StageNoise > 100:
+		return fmt.Errorf("noise must be a percentage from 0 to 100")
+	case c.Hints > 0 && c.HintH <= 0:
+		return fmt.Errorf("hint strength must be positive")
+	case c.Refine < 1:
+		return fmt.Errorf("refine must be at least 1")
+	case c.EvalRefine < 0:
+		return fmt.Errorf("eval-refine must be at least 1 (or 0 for K)")
+	case c.LR <= 0 || c.Clip <= 0:
+		return fmt.Errorf("learning rate and clip must be positive")
+	case c.MaxEpochs < 1:
+		return fmt.Errorf("max-epochs must be at least 1")
+	case c.Window < 1:
+		return fmt.Errorf("window must be at least 1")
+	}
+	_ = spec
+	return nil
+}
+
+// Algorithm is the estimator the run uses: Algo, or the paper's choice for
+// the model (UORO for higher-order models, BPTT for first-order ones).
+func (c Config) Algorithm() string {
+	if c.Algo != "" {
+		return c.Algo
+	}
+	if spec, err := model.Lookup(c.Model); err == nil && spec.HigherOrder {
+		return "uoro"
+	}
+	return "bptt"
+}
+
+// Key is a hash of the configuration: the name of its result in a store.
+func (c Config) Key() string {
+	b, _ := json.Marshal(c)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
+}

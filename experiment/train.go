@@ -1,0 +1,376 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/train"
+)
+
+// Summary is a finished run's summary.json.
+type Summary struct {
+	Key             string            `json:"key"`
+	Config          Config            `json:"config"`
+	Converged       bool              `json:"converged"`
+	Epochs          int               `json:"epochs"`            // to convergence, or all run
+	Chars           int64             `json:"chars"`             // input symbols presented, to convergence or in all
+	CharsToConverge *int64            `json:"chars_to_converge"` // null if not converged
+	TrainErrorPct   float64           `json:"train_error_pct"`
+	Sets            []evaluate.Result `json:"sets"`
+	J               int               `json:"J,omitempty"` // nspda state neurons
+	Params          int               `json:"params"`
+	Algorithm       string            `json:"algorithm"`
+	WallSeconds     float64           `json:"wall_seconds"`
+}
+
+// Progress is told about every epoch.
+type Progress func(m train.Metrics, seconds float64)
+
+// Files of a run directory.
+const (
+	ConfigFile     = "config.json"
+	MetricsFile    = "metrics.jsonl"
+	TimingFile     = "timing.jsonl"
+	CheckpointFile = "checkpoint.json"
+	ModelFile      = "model.json"
+	SummaryFile    = "summary.json"
+)
+
+// Train runs cfg into dir (created if needed) and returns its summary. With
+// resume, it continues from dir's checkpoint and config, ignoring cfg.
+func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Progress) (*Summary, error) {
+	start := time.Now()
+	if resume {
+		var err error
+		if cfg, err = readConfig(dir); err != nil {
+			return nil, err
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	setup, err := prepare(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var from *train.Checkpoint
+	if resume {
+		if from, err = readCheckpoint(dir); err != nil {
+			return nil, err
+		}
+	} else if err := writeJSON(filepath.Join(dir, ConfigFile), cfg); err != nil {
+		return nil, err
+	}
+	rec, err := newDirRecorder(dir, from, progress)
+	if err != nil {
+		return nil, err
+	}
+	defer rec.close()
+	res, err := train.Run(ctx, setup.env, setup.settings, rec, from)
+	if err != nil {
+		return nil, err
+	}
+	evalRefine := cfg.EvalRefine
+	if evalRefine == 0 {
+		evalRefine = cfg.Refine
+	}
+	if err := model.Save(filepath.Join(dir, ModelFile), setup.net, evalRefine); err != nil {
+		return nil, err
+	}
+	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
+		TrainErrorPct: 100 - res.TrainAcc, J: setup.j, Params: len(setup.net.Params()), Algorithm: cfg.Algorithm()}
+	if res.Converged {
+		sum.CharsToConverge = &res.Chars
+	}
+	cls := model.Classifier(setup.net, evalRefine)
+	for _, name := range cfg.Tests {
+		ex, err := dataset.GenerateSplit(setup.lang, name, cfg.TestSeed)
+		if err != nil {
+			return nil, err
+		}
+		r, err := evaluate.Run(name, cls, setup.lang.PDA, ex)
+		if err != nil {
+			return nil, err
+		}
+		sum.Sets = append(sum.Sets, r)
+	}
+	sum.WallSeconds = time.Since(start).Seconds()
+	return sum, writeJSON(filepath.Join(dir, SummaryFile), sum)
+}
+
+// setup is a prepared run.
+type setup struct {
+	lang     *grammar.Language
+	net      nn.Model
+	j        int
+	env      train.Env
+	settings train.Settings
+}
+
+// prepare builds the data, the network (with its hints) and the settings of
+// cfg, deterministically.
+func prepare(cfg Config) (*setup, error) {
+	lang, err := grammar.Load(cfg.Grammar)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := model.Lookup(cfg.Model)
+	if err != nil {
+		return nil, err
+	}
+	trainSpec, _ := dataset.DefaultSpec("train")
+	if cfg.Positives > 0 {
+		trainSpec.Positives = cfg.Positives
+	}
+	if cfg.Negatives > 0 {
+		trainSpec.Negatives = cfg.Negatives
+	}
+	trainSet, err := dataset.GenerateWith(lang, trainSpec, cfg.DataSeed)
+	if err != nil {
+		return nil, err
+	}
+	validSet, err := dataset.GenerateSplit(lang, "valid", cfg.DataSeed)
+	if err != nil {
+		return nil, err
+	}
+	initRng := rand.New(rand.NewPCG(cfg.Seed, hash64("init")))
+	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order}
+	s := &setup{lang: lang}
+	if cfg.Model == "nspda" {
+		if err := s.sizeNSPDA(cfg, &opt, initRng); err != nil {
+			return nil, err
+		}
+	}
+	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
+		return nil, err
+	}
+	if cfg.Model == "nspda" && cfg.Hints > 0 {
+		prog, err := train.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH)
+		if err != nil {
+			return nil, err
+		}
+		if err := prog.Apply(s.net.(*nspda.Net).Model); err != nil {
+			return nil, err
+		}
+	}
+	if r, ok := s.net.(nn.Reserver); ok {
+		r.Reserve(960)
+	}
+	s.env = train.Env{Net: s.net, Train: examples(lang, trainSet, cfg), Valid: examples(lang, validSet, cfg)}
+	if t, ok := s.net.(train.Tensored); ok && spec.HigherOrder {
+		s.env.Tensors = t.NoiseMatrices()
+	}
+	evalRefine := cfg.EvalRefine
+	if evalRefine == 0 {
+		evalRefine = cfg.Refine
+	}
+	s.env.Classifier = func() evaluate.Classifier { return model.Classifier(s.net, evalRefine) }
+	s.settings, err = settings(cfg, s.env.Train)
+	return s, err
+}
+
+// sizeNSPDA draws J by the paper's rule when it is not given — M + U(2,6)
+// for third order, M + U(12,29) for second, M the PDA's states — and makes
+// room for the hint program's neurons.
+func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
+	j := cfg.Hidden
+	if j == 0 {
+		lo, hi := 2, 6
+		if cfg.Order == 2 {
+			lo, hi = 12, 29
+		}
+		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
+	}
+	if cfg.Hints > 0 {
+		prog, err := train.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH)
+		if err != nil {
+			return err
+		}
+		if j < prog.Shape.J {
+			if cfg.Hidden != 0 {
+				return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", cfg.Hints, prog.Shape.J, cfg.Hidden)
+			}
+			j = prog.Shape.J
+		}
+	}
+	opt.Hidden, s.j = j, j
+	return nil
+}
+
+func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train.Example {
+	out := make([]train.Example, len(set))
+	for i, e := range set {
+		syms, _ := lang.PDA.Encode(e.String) // generated strings are over the alphabet
+		out[i] = train.Example{Syms: syms, Label: float64(e.Label)}
+		if cfg.Model == "nspda" {
+			out[i].Hinted = train.Hinted(lang.PDA, cfg.Hints, syms)
+		}
+	}
+	return out
+}
+
+func settings(cfg Config, exs []train.Example) (train.Settings, error) {
+	lengths := make([]int, len(exs))
+	for i, e := range exs {
+		lengths[i] = len(e.Syms)
+	}
+	cur, err := train.NewCurriculum(cfg.Curriculum, lengths)
+	if err != nil {
+		return train.Settings{}, err
+	}
+	var est train.Estimator
+	switch cfg.Algorithm() {
+	case "bptt":
+		est = &train.BPTT{}
+	case "tbptt":
+		est = &train.TBPTT{Window: cfg.Window}
+	case "rtrl":
+		est = &train.RTRL{}
+	case "uoro":
+		est = &train.UORO{}
+	}
+	return train.Settings{
+		Estimator: est, Curriculum: cur, Refine: cfg.Refine, MaxEpochs: cfg.MaxEpochs,
+		Schedule: train.Schedule{LR0: cfg.LR}, Clip: cfg.Clip,
+		Noise:      train.Noise{Percent: cfg.Noise, Scale: cfg.NoiseScale},
+		StageNoise: train.Noise{Percent: cfg.StageNoise, Scale: cfg.NoiseScale},
+		Seed:       cfg.Seed,
+	}, nil
+}
+
+func hash64(s string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(s))
+	return h.Sum64()
+}
+
+// dirRecorder appends metrics and timing lines and writes checkpoints.
+type dirRecorder struct {
+	dir             string
+	metrics, timing *os.File
+	progress        Progress
+}
+
+// newDirRecorder opens the metrics files; when resuming from a checkpoint
+// it first cuts them back to the checkpoint's epoch, so that an epoch lost
+// in a crash is not recorded twice.
+func newDirRecorder(dir string, from *train.Checkpoint, progress Progress) (*dirRecorder, error) {
+	epochs := 0
+	if from != nil {
+		epochs = from.Epoch
+	}
+	r := &dirRecorder{dir: dir, progress: progress}
+	var err error
+	if r.metrics, err = openLines(filepath.Join(dir, MetricsFile), epochs); err != nil {
+		return nil, err
+	}
+	if r.timing, err = openLines(filepath.Join(dir, TimingFile), epochs); err != nil {
+		r.metrics.Close()
+		return nil, err
+	}
+	return r, nil
+}
+
+// openLines opens path for appending after keeping its first n lines.
+func openLines(path string, n int) (*os.File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	var keep []byte
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for i := 0; i < n && sc.Scan(); i++ {
+		keep = append(append(keep, sc.Bytes()...), '\n')
+	}
+	if err := nspda.WriteFileAtomic(path, keep); err != nil {
+		return nil, err
+	}
+	return os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+}
+
+func (r *dirRecorder) Epoch(m train.Metrics, seconds float64) error {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	if _, err := r.metrics.Write(append(b, '\n')); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(r.timing, "{\"epoch\":%d,\"seconds\":%.6f}\n", m.Epoch, seconds); err != nil {
+		return err
+	}
+	if r.progress != nil {
+		r.progress(m, seconds)
+	}
+	return nil
+}
+
+func (r *dirRecorder) Checkpoint(c *train.Checkpoint) error {
+	if err := r.metrics.Sync(); err != nil {
+		return err
+	}
+	return writeJSON(filepath.Join(r.dir, CheckpointFile), c)
+}
+
+func (r *dirRecorder) close() {
+	r.metrics.Close()
+	r.timing.Close()
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	return nspda.WriteFileAtomic(path, append(b, '\n'))
+}
+
+func readConfig(dir string) (Config, error) {
+	var c Config
+	b, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	if err != nil {
+		return c, fmt.Errorf("cannot resume: %v", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("cannot resume: %s: %v", filepath.Join(dir, ConfigFile), err)
+	}
+	return c, nil
+}
+
+func readCheckpoint(dir string) (*train.Checkpoint, error) {
+	path := filepath.Join(dir, CheckpointFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil // killed before the first epoch ended: start over
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c train.Checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, fmt.Errorf("cannot resume: %s: %v", path, err)
+	}
+	return &c, nil
+}

@@ -1,0 +1,164 @@
+package experiment
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nspda/nspda/train"
+)
+
+// small is a configuration that trains in well under a second.
+func small() Config {
+	c := Defaults()
+	c.Positives, c.Negatives = 60, 60
+	c.MaxEpochs = 6
+	c.Curriculum = "standard"
+	c.Algo = "bptt"
+	c.Tests = []string{"test60"}
+	return c
+}
+
+func read(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestSameSeedSameMetrics: two runs of one configuration write identical
+// metrics.jsonl and model.json; another seed writes different ones.
+func TestSameSeedSameMetrics(t *testing.T) {
+	for _, algo := range []string{"bptt", "uoro"} {
+		cfg := small()
+		cfg.Algo = algo
+		cfg.Noise = 15
+		dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+		for i, d := range dirs {
+			c := cfg
+			if i == 2 {
+				c.Seed = 2
+			}
+			if _, err := Train(context.Background(), c, d, false, nil); err != nil {
+				t.Fatal(err)
+			}
+		}
+		m0, m1, m2 := read(t, filepath.Join(dirs[0], MetricsFile)), read(t, filepath.Join(dirs[1], MetricsFile)), read(t, filepath.Join(dirs[2], MetricsFile))
+		if !bytes.Equal(m0, m1) {
+			t.Errorf("%s: same seed, different metrics.jsonl", algo)
+		}
+		if bytes.Equal(m0, m2) {
+			t.Errorf("%s: different seeds, same metrics.jsonl", algo)
+		}
+		if !bytes.Equal(read(t, filepath.Join(dirs[0], ModelFile)), read(t, filepath.Join(dirs[1], ModelFile))) {
+			t.Errorf("%s: same seed, different model.json", algo)
+		}
+		if n := bytes.Count(m0, []byte("\n")); n != cfg.MaxEpochs {
+			t.Errorf("%s: %d metric lines for %d epochs", algo, n, cfg.MaxEpochs)
+		}
+	}
+}
+
+// cancelAfter is a Progress that cancels the run after n epochs.
+func cancelAfter(n int, cancel context.CancelFunc) Progress {
+	return func(m train.Metrics, _ float64) {
+		if m.Epoch == n {
+			cancel()
+		}
+	}
+}
+
+// TestResume: a run killed after its third epoch and resumed ends exactly
+// like a run that was never interrupted.
+func TestResume(t *testing.T) {
+	for _, cur := range []string{"standard", "2il"} {
+		cfg := small()
+		cfg.Curriculum = cur
+		cfg.Noise = 15
+		whole, broken := t.TempDir(), t.TempDir()
+		if _, err := Train(context.Background(), cfg, whole, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		_, err := Train(ctx, cfg, broken, false, cancelAfter(3, cancel))
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("%s: interrupted run returned %v", cur, err)
+		}
+		if n := bytes.Count(read(t, filepath.Join(broken, MetricsFile)), []byte("\n")); n != 3 {
+			t.Fatalf("%s: %d metric lines after 3 epochs", cur, n)
+		}
+		if _, err := Train(context.Background(), Config{}, broken, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{MetricsFile, ModelFile} {
+			if !bytes.Equal(read(t, filepath.Join(whole, f)), read(t, filepath.Join(broken, f))) {
+				t.Errorf("%s: resumed run's %s differs from the uninterrupted run's", cur, f)
+			}
+		}
+	}
+}
+
+// TestResumeDropsEpochInFlight: metrics written after the last checkpoint
+// (an epoch killed mid-write) are cut back on resume.
+func TestResumeDropsEpochInFlight(t *testing.T) {
+	cfg := small()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	Train(ctx, cfg, dir, false, cancelAfter(2, cancel))
+	f, err := os.OpenFile(filepath.Join(dir, MetricsFile), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"epoch":3,"partial`)
+	f.Close()
+	if _, err := Train(context.Background(), Config{}, dir, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(read(t, filepath.Join(dir, MetricsFile)))), "\n")
+	if len(lines) != cfg.MaxEpochs {
+		t.Fatalf("%d lines, want %d", len(lines), cfg.MaxEpochs)
+	}
+	for i, l := range lines {
+		var m train.Metrics
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m.Epoch != i+1 {
+			t.Fatalf("line %d: %q", i+1, l)
+		}
+	}
+}
+
+// TestNonFiniteStops: a diverging run stops with a message, not silently.
+func TestNonFiniteStops(t *testing.T) {
+	cfg := small()
+	cfg.LR = 1e308
+	cfg.Clip = 1e308
+	_, err := Train(context.Background(), cfg, t.TempDir(), false, nil)
+	if err == nil || !strings.Contains(err.Error(), "stopping") {
+		t.Fatalf("diverging run returned %v", err)
+	}
+}
+
+func TestSummary(t *testing.T) {
+	dir := t.TempDir()
+	cfg := small()
+	sum, err := Train(context.Background(), cfg, dir, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var disk Summary
+	if err := json.Unmarshal(read(t, filepath.Join(dir, SummaryFile)), &disk); err != nil {
+		t.Fatal(err)
+	}
+	if disk.Epochs != sum.Epochs || len(disk.Sets) != 1 || disk.Sets[0].Name != "test60" || disk.Sets[0].Strings == 0 {
+		t.Errorf("summary.json = %+v", disk)
+	}
+	if disk.Converged != (disk.CharsToConverge != nil) {
+		t.Errorf("converged %v but chars_to_converge %v", disk.Converged, disk.CharsToConverge)
+	}
+}

@@ -1,0 +1,163 @@
+// Package model is the registry of every trainable model: the NSPDA and the
+// baselines the paper compares it with. Commands and experiments name models
+// only through it.
+package model
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+
+	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/model/rnn"
+	"github.com/nspda/nspda/nn"
+)
+
+// specs holds every registered model, in the order `nspda models` lists them.
+var specs = append([]nn.Spec{nspdaSpec}, rnn.Specs...)
+
+// Lookup returns the spec of the named model.
+func Lookup(name string) (nn.Spec, error) {
+	for _, s := range specs {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return nn.Spec{}, fmt.Errorf("unknown model %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered models.
+func Names() []string {
+	names := make([]string, len(specs))
+	for i, s := range specs {
+		names[i] = s.Name
+	}
+	return names
+}
+
+// Specs returns every registered spec.
+func Specs() []nn.Spec { return append([]nn.Spec(nil), specs...) }
+
+// Classifier returns an evaluation-mode classifier for m that uses m's
+// current weights: the NSPDA's fast runner, or nn.Classifier with refine
+// iterations per symbol for other models.
+func Classifier(m nn.Model, refine int) evaluate.Classifier {
+	if n, ok := m.(*nspda.Net); ok {
+		run := n.Model.NewRunner()
+		run.Refine = max(1, refine)
+		return run
+	}
+	return nn.NewClassifier(m, refine)
+}
+
+// envelope is the model file of a non-NSPDA model.
+type envelope struct {
+	Format   string          `json:"format"`
+	Version  int             `json:"version"`
+	Kind     string          `json:"kind"`
+	Alphabet string          `json:"alphabet"`
+	Refine   int             `json:"eval_refine"`
+	Config   json.RawMessage `json:"config"`
+	Params   []float64       `json:"params"`
+}
+
+// Save writes m to path atomically. NSPDAs use their own file layout
+// (model/nspda); other models an envelope with their config and parameters.
+func Save(path string, m nn.Model, evalRefine int) error {
+	if n, ok := m.(*nspda.Net); ok {
+		n.EvalRefine = max(1, evalRefine)
+		return n.Model.WriteFile(path)
+	}
+	cfg, err := json.Marshal(m.Config())
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(envelope{Format: nspda.FileFormat, Version: nspda.FileVersion, Kind: m.Kind(),
+		Alphabet: string(m.Alphabet()), Refine: max(1, evalRefine), Config: cfg, Params: m.Params()}); err != nil {
+		return err
+	}
+	return nspda.WriteFileAtomic(path, buf.Bytes())
+}
+
+// Load reads a model file of any registered kind and returns the model and
+// its evaluation refinement.
+func Load(path string) (nn.Model, int, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	var head struct {
+		Format  string `json:"format"`
+		Version int    `json:"version"`
+		Kind    string `json:"kind"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, 0, fmt.Errorf("%s: not a valid model file: %v", path, err)
+	}
+	if head.Kind == "nspda" || head.Kind == "" {
+		m, err := nspda.Decode(bytes.NewReader(data))
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: %v", path, err)
+		}
+		return nspda.NewNet(m), m.EvalRefine, nil
+	}
+	if head.Format != nspda.FileFormat {
+		return nil, 0, fmt.Errorf("%s: not an nspda model file (format %q)", path, head.Format)
+	}
+	if head.Version > nspda.FileVersion {
+		return nil, 0, fmt.Errorf("%s: model file version %d is newer than this nspda reads (%d)", path, head.Version, nspda.FileVersion)
+	}
+	var env envelope
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&env); err != nil {
+		return nil, 0, fmt.Errorf("%s: not a valid model file: %v", path, err)
+	}
+	spec, err := Lookup(env.Kind)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	}
+	m, err := spec.Load([]rune(env.Alphabet), env.Config, env.Params)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, max(1, env.Refine), nil
+}
+
+// NSPDAInit is the half-width of the uniform distribution the NSPDA's
+// trainable weights start from.
+const NSPDAInit = 0.5
+
+var nspdaSpec = nn.Spec{
+	Name:        "nspda",
+	Description: "neural state pushdown automaton: binary state neurons driving a digital stack (this paper)",
+	HigherOrder: true,
+	New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
+		order := nspda.Order(opt.Order)
+		if order == 0 {
+			order = nspda.Third
+		}
+		j := opt.Hidden
+		if j == 0 {
+			j = 8
+		}
+		m, err := nspda.New(nspda.Shape{Order: order, L: len(alphabet), J: j, A: len(alphabet)}, alphabet)
+		if err != nil {
+			return nil, err
+		}
+		for i := range m.Params {
+			m.Params[i] = NSPDAInit * (2*rng.Float64() - 1)
+		}
+		return nspda.NewNet(m), nil
+	},
+	Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
+		return nil, fmt.Errorf("nspda models have their own file layout")
+	},
+}

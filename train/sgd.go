@@ -1,0 +1,58 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Paper settings (Sec. 5): SGD, initial rate 0.1005000321, element-wise
+// gradient clipping at 13.
+const (
+	DefaultLR   = 0.1005000321
+	DefaultClip = 13
+)
+
+// Schedule gives the learning rate of each epoch.
+//
+// The paper uses "the stochastic learning rate annealing scheme" of Ororbia
+// et al. (2019) without defining it, and we could not find its definition
+// (docs/design.md). Ours follows the suggestion in baselines.md section 7.2:
+// in stochastic mode the rate of epoch e (from 0) is
+//
+//	η_e = η_0 · u_e / (1 + e/τ),   u_e ~ U(0.5, 1),
+//
+// a harmonic decay with a random factor redrawn every epoch; in fixed mode
+// (2-IL's second stage) it is η_0.
+type Schedule struct {
+	LR0 float64 // η_0
+	Tau float64 // decay time in epochs (default 100)
+}
+
+// Rate returns η_e, drawing u_e from rng when stochastic.
+func (s Schedule) Rate(epoch int, stochastic bool, rng *rand.Rand) float64 {
+	if !stochastic {
+		return s.LR0
+	}
+	tau := s.Tau
+	if tau == 0 {
+		tau = 100
+	}
+	u := 0.5 + 0.5*rng.Float64()
+	return s.LR0 * u / (1 + float64(epoch)/tau)
+}
+
+// SGD applies θ ← θ − η·clip(g) with element-wise clipping to ±Clip, and
+// refuses a non-finite gradient or a step that makes a weight non-finite.
+func SGD(params, grad []float64, lr, clip float64) error {
+	for i, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return fmt.Errorf("gradient of parameter %d is %v", i, g)
+		}
+		params[i] -= lr * math.Max(-clip, math.Min(clip, g))
+		if math.IsInf(params[i], 0) {
+			return fmt.Errorf("parameter %d became %v", i, params[i])
+		}
+	}
+	return nil
+}
