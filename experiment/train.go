@@ -101,12 +101,13 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if res.Converged {
 		sum.CharsToConverge = &res.Chars
 	}
-	cls := model.Classifier(setup.net, evalRefine)
 	for _, name := range cfg.Tests {
 		ex, err := dataset.GenerateSplit(setup.lang, name, cfg.TestSeed)
 		if err != nil {
 			return nil, err
 		}
+		reserve(setup.net, ex)
+		cls := model.Classifier(setup.net, evalRefine)
 		r, err := evaluate.Run(name, cls, setup.lang.PDA, ex)
 		if err != nil {
 			return nil, err
@@ -164,16 +165,13 @@ func prepare(cfg Config) (*setup, error) {
 		return nil, err
 	}
 	if cfg.Model == "nspda" && cfg.Hints > 0 {
-		prog, err := train.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH)
+		prog, err := train.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
 		if err != nil {
 			return nil, err
 		}
 		if err := prog.Apply(s.net.(*nspda.Net).Model); err != nil {
 			return nil, err
 		}
-	}
-	if r, ok := s.net.(nn.Reserver); ok {
-		r.Reserve(960)
 	}
 	s.env = train.Env{Net: s.net, Train: examples(lang, trainSet, cfg), Valid: examples(lang, validSet, cfg)}
 	if t, ok := s.net.(train.Tensored); ok && spec.HigherOrder {
@@ -184,6 +182,7 @@ func prepare(cfg Config) (*setup, error) {
 		evalRefine = cfg.Refine
 	}
 	s.env.Classifier = func() evaluate.Classifier { return model.Classifier(s.net, evalRefine) }
+	reserve(s.net, append(trainSet, validSet...))
 	s.settings, err = settings(cfg, s.env.Train)
 	return s, err
 }
@@ -201,7 +200,7 @@ func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
 		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
 	}
 	if cfg.Hints > 0 {
-		prog, err := train.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH)
+		prog, err := train.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
 		if err != nil {
 			return err
 		}
@@ -214,6 +213,19 @@ func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
 	}
 	opt.Hidden, s.j = j, j
 	return nil
+}
+
+// reserve sizes the memory of nets that need it for the longest string of ex.
+func reserve(net nn.Model, ex []dataset.Example) {
+	r, ok := net.(nn.Reserver)
+	if !ok {
+		return
+	}
+	n := 0
+	for _, e := range ex {
+		n = max(n, len([]rune(e.String)))
+	}
+	r.Reserve(n)
 }
 
 func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train.Example {

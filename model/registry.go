@@ -12,13 +12,23 @@ import (
 	"strings"
 
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/model/nnpda"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/model/rnn"
+	"github.com/nspda/nspda/model/stackrnn"
 	"github.com/nspda/nspda/nn"
 )
 
 // specs holds every registered model, in the order `nspda models` lists them.
-var specs = append([]nn.Spec{nspdaSpec}, rnn.Specs...)
+var specs = concat([]nn.Spec{nspdaSpec}, rnn.Specs, stackrnn.Specs, nnpda.Specs)
+
+func concat(lists ...[]nn.Spec) []nn.Spec {
+	var out []nn.Spec
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
 
 // Lookup returns the spec of the named model.
 func Lookup(name string) (nn.Spec, error) {

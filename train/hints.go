@@ -20,7 +20,14 @@ import (
 //
 // The programmed weights stay trainable. The other weights keep their random
 // initial values.
-func HintProgram(p *grammar.PDA, order nspda.Order, level int, h float64) (*program.Program, error) {
+//
+// With iterative refinement (refine > 1) a symbol's transition is applied
+// again on the same input and read: after δ(q, a, k) = q', the next iteration
+// sees (q', a, k). If the PDA has no transition there, Hint 2 would program
+// one into the dead state and every refined step would die. Such re-entry
+// points are therefore left out of the hint (the network learns to stay in
+// q'), unless refine is 1 (docs/design.md, "Hints and refinement").
+func HintProgram(p *grammar.PDA, order nspda.Order, level int, h float64, refine int) (*program.Program, error) {
 	if level < 0 || level > 2 {
 		return nil, fmt.Errorf("hint level must be 0, 1 or 2, not %d", level)
 	}
@@ -28,6 +35,7 @@ func HintProgram(p *grammar.PDA, order nspda.Order, level int, h float64) (*prog
 	if err != nil {
 		return nil, err
 	}
+	reentry := reentries(p)
 	return prog.Select(func(s program.Set) bool {
 		switch {
 		case level == 0:
@@ -37,8 +45,43 @@ func HintProgram(p *grammar.PDA, order nspda.Order, level int, h float64) (*prog
 		case level == 1:
 			return false
 		}
+		if s.IntoDead && refine > 1 && reentry[s.Rule] {
+			return false
+		}
 		return s.IntoDead || s.Kind == program.AcceptRule || s.Kind == program.BiasRule
 	}), nil
+}
+
+// reentries returns the rules (as program.Set.Rule strings of the completed
+// PDA) of the missing transitions (q', a, k) that refinement would meet right
+// after a transition δ(q, a, k) = q'.
+func reentries(p *grammar.PDA) map[string]bool {
+	out := map[string]bool{}
+	L := p.L()
+	for q := 0; q < p.M(); q++ {
+		for l := 0; l < L; l++ {
+			for k := 0; k <= L; k++ {
+				t, ok := p.Lookup(q, l, k)
+				if !ok {
+					continue
+				}
+				if _, ok := p.Lookup(t.To, l, k); !ok {
+					out[deadRule(p, t.To, l, k)] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// deadRule renders a missing transition the way the program of the PDA
+// completed with a dead state names it.
+func deadRule(p *grammar.PDA, q, l, k int) string {
+	top := "⊥"
+	if k < p.L() {
+		top = string(p.Alphabet[k])
+	}
+	return fmt.Sprintf("%s -%c,%s-> dead noop", p.States[q], p.Alphabet[l], top)
 }
 
 // Hinted marks the inputs of syms (then the end marker) whose state

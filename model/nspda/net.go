@@ -47,6 +47,8 @@ type record struct {
 	z, r  []float64 // state before the iteration
 	nz    []int     // indices j with z[j] != 0
 	pre   []float64 // state pre-activations
+	dsig  []float64 // σ'(pre): the straight-through derivative of each state neuron
+	dpre  []float64 // scratch for StepVJP
 	zn    []float64 // new (binary) state
 	act   []float64 // action pre-activations (last iteration only)
 	moved bool      // the action can move the stack (last iteration, not $)
@@ -88,7 +90,7 @@ func (n *Net) NewRecord() any {
 	J, R := n.J, n.R()
 	return &record{
 		z: make([]float64, J), r: make([]float64, R), nz: make([]int, 0, J),
-		pre: make([]float64, J), zn: make([]float64, J), act: make([]float64, n.A),
+		pre: make([]float64, J), dsig: make([]float64, J), dpre: make([]float64, J), zn: make([]float64, J), act: make([]float64, n.A),
 		g: make([]float64, R), rn: make([]float64, R), base: make([]float64, R),
 	}
 }
@@ -160,6 +162,8 @@ func (n *Net) Step(recAny any, s, s2 []float64, l int, last bool) float64 {
 		if v > 0 {
 			rec.zn[i] = 1
 		}
+		sg := Sigmoid(v)
+		rec.dsig[i] = sg * (1 - sg)
 	}
 	copy(rec.rn, rec.r)
 	rec.moved = last && l < n.L
@@ -313,14 +317,55 @@ func (n *Net) StepVJP(recAny any, ds2, ds, grad []float64) {
 		}
 	}
 	// State neurons, straight-through: dpre_i = dz'_i·σ'(pre_i).
+	any := false
 	for i, dz := range ds2[:J] {
-		if dz == 0 {
-			continue
+		rec.dpre[i] = dz * rec.dsig[i]
+		gBs[i] += rec.dpre[i]
+		any = any || rec.dpre[i] != 0
+	}
+	if any {
+		n.backAll(n.Ws, gWs, rec.dpre, rec, ds)
+	}
+}
+
+// backAll propagates the gradients dpre of all J outputs of the state
+// contraction into the state, the read and the weights. It walks the weights
+// in storage order: for each source neuron j, the contiguous J×R block.
+func (n *Net) backAll(W, gW, dpre []float64, rec *record, ds []float64) {
+	J, R, l := n.J, n.R(), rec.l
+	dr := ds[J:]
+	second := n.Order == Second
+	for j := 0; j < J; j++ {
+		base, stride := n.rowBase(j, J, l)
+		zj := rec.z[j]
+		acc := 0.0
+		for i, d := range dpre {
+			if d == 0 {
+				continue
+			}
+			row := W[base+i*stride : base+i*stride+R]
+			dot := 0.0
+			for k, w := range row {
+				dot += w * rec.r[k]
+			}
+			if second {
+				dot += W[base+i*stride+R+l]
+			}
+			acc += d * dot
+			if zj == 0 {
+				continue
+			}
+			g := gW[base+i*stride : base+i*stride+R]
+			dz := d * zj
+			for k, w := range row {
+				dr[k] += dz * w
+				g[k] += dz * rec.r[k]
+			}
+			if second {
+				gW[base+i*stride+R+l] += dz
+			}
 		}
-		sg := Sigmoid(rec.pre[i])
-		dpre := dz * sg * (1 - sg)
-		gBs[i] += dpre
-		n.backRow(n.Ws, gWs, J, i, dpre, rec, ds)
+		ds[j] += acc
 	}
 }
 
@@ -329,8 +374,7 @@ func (n *Net) StepJVP(recAny any, ds, ds2 []float64) {
 	rec := recAny.(*record)
 	J := n.J
 	for i := 0; i < J; i++ {
-		sg := Sigmoid(rec.pre[i])
-		ds2[i] = sg * (1 - sg) * n.rowJVP(n.Ws, J, i, rec, ds)
+		ds2[i] = rec.dsig[i] * n.rowJVP(n.Ws, J, i, rec, ds)
 	}
 	dr, dr2 := ds[J:], ds2[J:]
 	if !rec.moved || rec.noop {

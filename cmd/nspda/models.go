@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
+)
+
+func newModels() *cobra.Command {
+	var gname string
+	cmd := &cobra.Command{
+		Use:   "models [--grammar G]",
+		Short: "List the trainable models with their parameter counts",
+		Long: `models lists every model 'nspda train --model NAME' accepts, with a one-line
+description and its parameter count at its default size over the grammar's
+alphabet (the NSPDA at J = M + 4 state neurons, the middle of the paper's
+third-order rule M + U(2,6), M being the PDA's states).`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			lang, err := loadGrammar(gname)
+			if err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%-14s %8s  %-9s  %s\n", "model", "params", "trained", "description")
+			for _, spec := range model.Specs() {
+				opt := nn.Options{}
+				if spec.Name == "nspda" {
+					opt.Hidden = lang.PDA.M() + 4
+				}
+				m, err := spec.New(lang.PDA.Alphabet, opt, rand.New(rand.NewPCG(1, 1)))
+				if err != nil {
+					return fmt.Errorf("%s: %v", spec.Name, err)
+				}
+				algo := "bptt"
+				if spec.HigherOrder {
+					algo = "uoro"
+				}
+				fmt.Fprintf(w, "%-14s %8d  %-9s  %s\n", spec.Name, len(m.Params()), algo, spec.Description)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&gname, "grammar", "anbn", "grammar whose alphabet sizes the models")
+	return cmd
+}

@@ -1,0 +1,37 @@
+package stackrnn
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nspda/nspda/nn"
+)
+
+// benchStep measures an allocation-free forward and backward pass over a
+// string of 20 symbols plus the end marker, one iteration per symbol, at the
+// default sizes with memories reserved for 20 symbols. chars/s counts the 21
+// inputs.
+func benchStep(b *testing.B, spec nn.Spec) {
+	m, err := spec.New([]rune("ab"), nn.Options{}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	m.(nn.Reserver).Reserve(20)
+	rng := rand.New(rand.NewPCG(2, 2))
+	syms := make([]int, 20)
+	for i := range syms {
+		syms[i] = rng.IntN(2)
+	}
+	bp := newBPTT(m, len(syms))
+	bp.jvp = false
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		bp.run(syms, 1)
+	}
+	b.ReportMetric(float64(b.N*(len(syms)+1))/b.Elapsed().Seconds(), "chars/s")
+}
+
+func BenchmarkStepStackRNN(b *testing.B) { benchStep(b, Specs[0]) }
+
+func BenchmarkStepListRNN(b *testing.B) { benchStep(b, Specs[1]) }

@@ -1,0 +1,411 @@
+package stackrnn
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
+)
+
+var memories = []Memory{Stack, List}
+
+// small returns a network with 4 hidden units and 2 memories over {a,b},
+// sized for strings of maxLen symbols, with N(0,1) weights so that every
+// nonlinearity is exercised.
+func small(t testing.TB, mem Memory, cfg Config, maxLen int, seed uint64) *Model {
+	t.Helper()
+	if cfg.Hidden == 0 {
+		cfg.Hidden, cfg.Stacks = 4, 2
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	m, err := New(mem, []rune("ab"), cfg, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.params {
+		m.params[i] = rng.NormFloat64()
+	}
+	m.Reserve(maxLen)
+	return m
+}
+
+// cases are short strings with both labels, one and three iterations per
+// symbol, in evaluation and training mode.
+func cases() []nntest.Case {
+	var cs []nntest.Case
+	for _, syms := range [][]int{{0, 0, 1, 1}, {1, 0, 1}, {}} {
+		for _, refine := range []int{1, 3} {
+			for label := range 2 {
+				cs = append(cs, nntest.Case{Syms: syms, Label: float64(label), Refine: refine, Seed: uint64(label * 5)})
+			}
+		}
+	}
+	return cs
+}
+
+func configs() []Config {
+	return []Config{{}, {Hidden: 4, Stacks: 2, Recurrent: true}, {Hidden: 3, Stacks: 2, Rounding: true}}
+}
+
+func TestGradient(t *testing.T) {
+	for _, mem := range memories {
+		for ci, cfg := range configs() {
+			m := small(t, mem, cfg, 4, uint64(ci+1))
+			for _, c := range cases() {
+				nntest.CheckGradient(t, m, c, 1e-6)
+			}
+		}
+	}
+}
+
+func TestAdjointAndStateJacobian(t *testing.T) {
+	for _, mem := range memories {
+		for ci, cfg := range configs() {
+			m := small(t, mem, cfg, 4, uint64(ci+10))
+			for _, c := range cases() {
+				nntest.CheckAdjoint(t, m, c, 1e-9)
+				nntest.CheckStateJacobian(t, m, c, 1e-6)
+			}
+		}
+	}
+}
+
+// TestMovingJacobian checks StepJVP against finite differences at iterations
+// that move the memories (nntest.CheckStateJacobian probes the others only).
+func TestMovingJacobian(t *testing.T) {
+	for _, mem := range memories {
+		for ci, cfg := range configs() {
+			m := small(t, mem, cfg, 4, uint64(ci+20))
+			n := m.StateSize()
+			s, s2 := make([]float64, n), make([]float64, n)
+			m.Start(s, rand.New(rand.NewPCG(1, 1)))
+			rec, probe := m.NewRecord(), m.NewRecord()
+			e, jv, sp, sm := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+			for _, l := range []int{0, 1, 0, 0} {
+				m.Step(rec, s, s2, l, true)
+				for j := range n {
+					clear(e)
+					e[j] = 1
+					m.StepJVP(rec, e, jv)
+					const h = 1e-6
+					s[j] += h
+					m.Step(probe, s, sp, l, true)
+					s[j] -= 2 * h
+					m.Step(probe, s, sm, l, true)
+					s[j] += h
+					for i := range n {
+						fd := (sp[i] - sm[i]) / (2 * h)
+						if math.Abs(fd-jv[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
+							t.Fatalf("%v %+v: ∂s2[%d]/∂s[%d] = %.10g by JVP, %.10g by finite differences", mem, cfg, i, j, jv[i], fd)
+						}
+					}
+				}
+				s, s2 = s2, s
+			}
+		}
+	}
+}
+
+// TestMemoryMoves checks the actions on one memory against their
+// definitions (baselines.md 2.1, 2.4).
+func TestMemoryMoves(t *testing.T) {
+	s := []float64{1, 2, 3, 4, 5}
+	const d = 9
+	for _, tc := range []struct {
+		name string
+		acts []action
+		c    int
+		want []float64
+	}{
+		{"stack push", stackActions(5), 0, []float64{9, 1, 2, 3, 4}},
+		{"stack pop", stackActions(5), 1, []float64{2, 3, 4, 5, -1}},
+		{"stack no-op", stackActions(5), 2, []float64{1, 2, 3, 4, 5}},
+		{"list insert", listActions(5, 2), 0, []float64{2, 3, 9, 4, 5}},
+		{"list left", listActions(5, 2), 1, []float64{-1, 1, 2, 3, 4}},
+		{"list right", listActions(5, 2), 2, []float64{2, 3, 4, 5, -1}},
+		{"list no-op", listActions(5, 2), 3, []float64{1, 2, 3, 4, 5}},
+	} {
+		a := make([]float64, len(tc.acts))
+		a[tc.c] = 1
+		got := make([]float64, 5)
+		update(tc.acts, got, s, a, d)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestReserveExact checks that memories sized by Reserve give the same
+// outputs as much deeper ones, and that StateSize follows.
+func TestReserveExact(t *testing.T) {
+	syms := []int{0, 0, 0, 1, 0, 0}
+	for _, mem := range memories {
+		m := small(t, mem, Config{}, len(syms), 3)
+		if want := 4 + 2*m.Depth(); m.StateSize() != want {
+			t.Fatalf("%v: StateSize %d, want %d", mem, m.StateSize(), want)
+		}
+		c := nntest.Case{Syms: syms, Label: 1, Refine: 2, Seed: 3}
+		a := nntest.Loss(m, c)
+		m.Reserve(50)
+		if b := nntest.Loss(m, c); a != b {
+			t.Errorf("%v: loss %v with depth for %d symbols, %v with depth for 50", mem, a, len(syms), b)
+		}
+	}
+}
+
+// TestRounding checks that with Rounding, evaluation-mode actions are one-hot
+// and training-mode actions are not.
+func TestRounding(t *testing.T) {
+	for _, mem := range memories {
+		m := small(t, mem, Config{Hidden: 4, Stacks: 2, Rounding: true}, 4, 4)
+		for _, rng := range []*rand.Rand{nil, rand.New(rand.NewPCG(1, 2))} {
+			s, s2 := make([]float64, m.StateSize()), make([]float64, m.StateSize())
+			m.Start(s, rng)
+			rec := m.NewRecord().(*record)
+			for _, l := range []int{0, 1, 1} {
+				m.Step(rec, s, s2, l, true)
+				s, s2 = s2, s
+				ones := 0
+				for _, v := range rec.a {
+					switch v {
+					case 1:
+						ones++
+					case 0:
+					default:
+						if rng == nil {
+							t.Fatalf("%v: evaluation action %v is not 0 or 1", mem, rec.a)
+						}
+					}
+				}
+				if rng == nil && ones != m.cfg.Stacks {
+					t.Fatalf("%v: evaluation actions %v are not one-hot", mem, rec.a)
+				}
+				if rng != nil && ones > 0 {
+					t.Fatalf("%v: training actions %v are rounded", mem, rec.a)
+				}
+			}
+		}
+	}
+}
+
+func TestLoadRoundTrip(t *testing.T) {
+	for _, spec := range Specs {
+		m, err := spec.New([]rune("abc"), nn.Options{Hidden: 5, Stacks: 3, Rounding: true}, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Kind() != spec.Name || spec.HigherOrder {
+			t.Errorf("spec %s: kind %s, higher order %v", spec.Name, m.Kind(), spec.HigherOrder)
+		}
+		cfg, err := json.Marshal(m.Config())
+		if err != nil {
+			t.Fatal(err)
+		}
+		m2, err := spec.Load(m.Alphabet(), cfg, m.Params())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(m.Params(), m2.Params()) || m2.Config() != m.Config() || string(m2.Alphabet()) != "abc" {
+			t.Fatalf("%s: round trip changed the model: %s", spec.Name, cfg)
+		}
+		c := nntest.Case{Syms: []int{0, 2, 1}, Label: 1, Refine: 2}
+		if a, b := nntest.Loss(m, c), nntest.Loss(m2, c); a != b {
+			t.Errorf("%s: loss %v before, %v after the round trip", spec.Name, a, b)
+		}
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	good := json.RawMessage(`{"hidden":2,"stacks":1,"rounding":false,"recurrent":true}`)
+	m, err := Load(Stack, []rune("ab"), good, make([]float64, 3*2+4+2*2+1*4*2+2+1))
+	if err != nil {
+		t.Fatalf("good config refused: %v", err)
+	}
+	for _, tc := range []struct {
+		name     string
+		alphabet string
+		config   string
+		params   []float64
+	}{
+		{"bad json", "ab", `{"hidden":`, m.Params()},
+		{"unknown field", "ab", `{"hidden":2,"stacks":1,"depth":3}`, m.Params()},
+		{"no hidden units", "ab", `{"hidden":0,"stacks":1}`, nil},
+		{"no stacks", "ab", `{"hidden":2,"stacks":0}`, nil},
+		{"short params", "ab", string(good), m.Params()[1:]},
+		{"NaN", "ab", string(good), append(slices.Clone(m.Params()[1:]), math.NaN())},
+		{"empty alphabet", "", string(good), m.Params()},
+		{"repeated symbol", "aa", string(good), m.Params()},
+		{"end marker", "a$", string(good), m.Params()},
+	} {
+		if _, err := Load(Stack, []rune(tc.alphabet), json.RawMessage(tc.config), tc.params); err == nil {
+			t.Errorf("%s: accepted", tc.name)
+		}
+	}
+	if _, err := New(Stack, []rune("ab"), Config{Hidden: 2, Stacks: 1}, nil); err == nil {
+		t.Error("New accepted a nil rng")
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	for _, spec := range Specs {
+		a, _ := spec.New([]rune("ab"), nn.Options{}, rand.New(rand.NewPCG(5, 5)))
+		b, _ := spec.New([]rune("ab"), nn.Options{}, rand.New(rand.NewPCG(5, 5)))
+		if !slices.Equal(a.Params(), b.Params()) {
+			t.Errorf("%s: same seed, different parameters", spec.Name)
+		}
+	}
+}
+
+func TestDefaultSizes(t *testing.T) {
+	for _, tc := range []struct {
+		spec        nn.Spec
+		params, cfg int
+	}{
+		// U 3·40 + P 40·(10·2) + C 10·4·40 + Wo 40 + Bo 1
+		{Specs[0], 3*40 + 40*20 + 10*4*40 + 40 + 1, 10},
+		// U 3·40 + P 40·(5·2) + C 5·5·40 + Wo 40 + Bo 1
+		{Specs[1], 3*40 + 40*10 + 5*5*40 + 40 + 1, 5},
+	} {
+		m, err := tc.spec.New([]rune("ab"), nn.Options{}, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := len(m.Params()); got != tc.params {
+			t.Errorf("%s: %d parameters, want %d", tc.spec.Name, got, tc.params)
+		}
+		if cfg := m.Config().(Config); cfg.Hidden != 40 || cfg.Stacks != tc.cfg || cfg.Recurrent {
+			t.Errorf("%s: default config %+v", tc.spec.Name, cfg)
+		}
+	}
+}
+
+// bptt is an allocation-free forward and backward pass over one string with
+// one iteration per symbol, using preallocated records and states.
+type bptt struct {
+	net           nn.Net
+	recs          []any
+	states        [][]float64
+	ds, ds2, grad []float64
+	jv            []float64
+	jvp           bool // also run StepJVP at every iteration
+}
+
+func newBPTT(net nn.Net, maxLen int) *bptt {
+	b := &bptt{net: net, jvp: true}
+	n := net.StateSize()
+	for range maxLen + 1 {
+		b.recs = append(b.recs, net.NewRecord())
+	}
+	for range maxLen + 2 {
+		b.states = append(b.states, make([]float64, n))
+	}
+	b.ds, b.ds2, b.jv, b.grad = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, len(net.Params()))
+	return b
+}
+
+func (b *bptt) run(syms []int, label float64) float64 {
+	net := b.net
+	net.Start(b.states[0], nil)
+	end := net.InputSize() - 1
+	loss := 0.0
+	var outs [64]float64
+	for t := 0; t <= len(syms); t++ {
+		l := end
+		if t < len(syms) {
+			l = syms[t]
+		}
+		outs[t] = net.Step(b.recs[t], b.states[t], b.states[t+1], l, true)
+		loss += nn.BCE(outs[t], label)
+	}
+	clear(b.ds2)
+	for t := len(syms); t >= 0; t-- {
+		net.OutVJP(b.recs[t], nn.Sigmoid(outs[t])-label, b.ds2, b.grad)
+		clear(b.ds)
+		net.StepVJP(b.recs[t], b.ds2, b.ds, b.grad)
+		if b.jvp {
+			net.StepJVP(b.recs[t], b.ds2, b.jv) // exercised for allocations only
+		}
+		b.ds, b.ds2 = b.ds2, b.ds
+	}
+	return loss
+}
+
+func TestNoAllocs(t *testing.T) {
+	syms := []int{0, 1, 1, 0, 0, 1}
+	for _, mem := range memories {
+		for ci, cfg := range configs() {
+			m := small(t, mem, cfg, len(syms), uint64(ci))
+			b := newBPTT(m, len(syms))
+			b.run(syms, 1)
+			if n := testing.AllocsPerRun(20, func() { b.run(syms, 1) }); n != 0 {
+				t.Errorf("%v %+v: %v allocations per string", mem, cfg, n)
+			}
+		}
+	}
+}
+
+// TestLearn trains a default-size network with SGD (lr 0.1, gradient clipped
+// at 13) for 300 string presentations on toySet. The loss must at least halve;
+// to get the end marker right (the hidden state sees only $ and the memory
+// there) the network has to use its memory.
+func TestLearn(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	for _, spec := range Specs {
+		m, err := spec.New([]rune("ab"), nn.Options{}, rand.New(rand.NewPCG(3, 3)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, last := learn(m, 300)
+		t.Logf("%s: loss %.3f -> %.3f", spec.Name, first, last)
+		if last > first/2 {
+			t.Errorf("%s: loss went from %.3f to %.3f, not halved", spec.Name, first, last)
+		}
+	}
+}
+
+// toySet is the learning tests' data: aⁿ (label 1) and bⁿ (label 0) for
+// n = 1..4. The label is visible in every input but the end marker, where it
+// must be recalled from memory.
+func toySet() []nntest.Case {
+	var cs []nntest.Case
+	for n := 1; n <= 4; n++ {
+		for sym := range 2 {
+			cs = append(cs, nntest.Case{Syms: slices.Repeat([]int{sym}, n), Label: float64(1 - sym), Refine: 1})
+		}
+	}
+	return cs
+}
+
+// learn runs SGD over the toy set for the given number of string presentations
+// and returns the mean loss on it before and after.
+func learn(net nn.Model, steps int) (first, last float64) {
+	set := toySet()
+	mean := func() float64 {
+		s := 0.0
+		for _, c := range set {
+			s += nntest.Loss(net, c)
+		}
+		return s / float64(len(set))
+	}
+	if r, ok := net.(nn.Reserver); ok {
+		r.Reserve(4)
+	}
+	first = mean()
+	p := net.Params()
+	grad := make([]float64, len(p))
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range steps {
+		clear(grad)
+		nntest.Gradient(net, set[rng.IntN(len(set))], grad)
+		for i, g := range grad {
+			p[i] -= 0.1 * max(-13, min(13, g))
+		}
+	}
+	return first, mean()
+}

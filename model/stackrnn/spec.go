@@ -1,0 +1,76 @@
+package stackrnn
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/nspda/nspda/nn"
+)
+
+// Specs registers the stack RNN and the list RNN. Options.Hidden (default
+// 40), Options.Stacks (default 10 stacks or 5 lists) and Options.Rounding
+// apply; a network built by a Spec has no R h_{t−1} term (Config.Recurrent is
+// false: the authors' toy-task setting).
+var Specs = []nn.Spec{spec(Stack), spec(List)}
+
+func spec(mem Memory) nn.Spec {
+	desc := "Joulin & Mikolov stack RNN: sigmoid hidden layer, continuous stacks (push/pop/no-op), read depth 2"
+	if mem == List {
+		desc = "Joulin & Mikolov list RNN: sigmoid hidden layer, continuous doubly-linked lists (insert/left/right/no-op), read depth 2"
+	}
+	return nn.Spec{
+		Name:        mem.Kind(),
+		Description: desc,
+		New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
+			return New(mem, alphabet, DefaultConfig(mem, opt), rng)
+		},
+		Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
+			return Load(mem, alphabet, config, params)
+		},
+	}
+}
+
+// DefaultConfig returns the settings opt selects for a network with memory
+// mem, zero values replaced by the defaults.
+func DefaultConfig(mem Memory, opt nn.Options) Config {
+	cfg := Config{Hidden: opt.Hidden, Stacks: opt.Stacks, Rounding: opt.Rounding}
+	if cfg.Hidden == 0 {
+		cfg.Hidden = DefaultHidden
+	}
+	if cfg.Stacks == 0 {
+		cfg.Stacks = DefaultStacks
+		if mem == List {
+			cfg.Stacks = DefaultLists
+		}
+	}
+	return cfg
+}
+
+// Load rebuilds a network from its Config as JSON and a copy of its
+// parameters, refusing unknown fields, bad settings, a parameter vector of the
+// wrong length and non-finite parameters.
+func Load(mem Memory, alphabet []rune, config json.RawMessage, params []float64) (*Model, error) {
+	dec := json.NewDecoder(bytes.NewReader(config))
+	dec.DisallowUnknownFields()
+	var cfg Config
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("stackrnn: bad %s config: %v", mem.Kind(), err)
+	}
+	m, err := build(mem, alphabet, cfg)
+	if err != nil {
+		return nil, err
+	}
+	if len(params) != len(m.params) {
+		return nil, fmt.Errorf("stackrnn: %s has %d parameters, got %d", mem.Kind(), len(m.params), len(params))
+	}
+	for i, v := range params {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("stackrnn: parameter %d is %v", i, v)
+		}
+	}
+	copy(m.params, params)
+	return m, nil
+}
