@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/train"
@@ -53,7 +55,7 @@ epoch), model.json and summary.json. --resume DIR continues a killed run.`,
 			w := cmd.OutOrStdout()
 			var progress experiment.Progress
 			if !quiet {
-				progress = epochPrinter(w, cfg.MaxEpochs)
+				progress = newProgress(w, cfg.MaxEpochs)
 			}
 			sum, err := experiment.Train(cmd.Context(), cfg, out, resume != "", progress)
 			if err != nil {
@@ -93,9 +95,18 @@ epoch), model.json and summary.json. --resume DIR continues a killed run.`,
 	return cmd
 }
 
-// epochPrinter prints one plain line per epoch.
-func epochPrinter(w io.Writer, maxEpochs int) experiment.Progress {
-	_ = os.Stdout
+// newProgress shows a progress bar when w is a terminal, and prints one
+// plain line per epoch otherwise (cluster logs, pipes).
+func newProgress(w io.Writer, maxEpochs int) experiment.Progress {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar := progressbar.NewOptions(maxEpochs, progressbar.OptionSetWriter(f),
+			progressbar.OptionSetWidth(30), progressbar.OptionShowCount(),
+			progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }))
+		return func(m train.Metrics, _ float64) {
+			bar.Describe(fmt.Sprintf("train %6.2f%%  valid %6.2f%%  loss %7.3f", m.TrainAcc, m.ValidAcc, m.Loss))
+			bar.Set(m.Epoch)
+		}
+	}
 	return func(m train.Metrics, seconds float64) {
 		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4f  chars %d  %.2fs\n",
 			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, m.LR, m.Chars, seconds)

@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// cli runs the command line in process.
+func cli(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestUsageErrorsExit2(t *testing.T) {
+	for _, args := range [][]string{
+		{"frobnicate"},
+		{"eval", "--bogus"},
+		{"generate", "--grammar", "anbn"}, // no --out
+		{"program", "--grammar", "anbn", "--order", "4", "--out", "x.json"},
+		{"classify", "--model", "m.json"}, // no strings
+		{"generate", "--grammar", "anbn", "--split", "test7", "--out", "x"},
+		{"train", "--hints", "3"},
+	} {
+		_, errs, code := cli(t, args...)
+		if code != 2 || !strings.HasPrefix(errs, "nspda: ") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+	}
+}
+
+func TestErrorsExit1(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("name: x\nalphabet: [a]\nstart: q0\naccept: [q0]\ntransitions:\n  - [q0, b, empty, q0, push]\n"), 0o644)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"generate", "--grammar", "nope", "--out", filepath.Join(dir, "x.jsonl")}, `unknown grammar "nope"`},
+		{[]string{"generate", "--grammar", bad, "--out", filepath.Join(dir, "x.jsonl")}, "bad.yaml:6:"},
+		{[]string{"eval", "--model", filepath.Join(dir, "missing.json"), "--grammar", "anbn"}, "missing.json"},
+	} {
+		_, errs, code := cli(t, tc.args...)
+		if code != 1 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 1 mentioning %q", tc.args, code, errs, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.jsonl")); err == nil {
+		t.Error("a failed generate left an output file")
+	}
+}
+
+func TestGenerateIsDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a.jsonl"), filepath.Join(dir, "b.jsonl")
+	out, _, code := cli(t, "generate", "--grammar", "dyck2", "--split", "test60", "--seed", "3", "--out", a)
+	if code != 0 || !strings.Contains(out, "length-only") {
+		t.Fatalf("exit %d, output %q", code, out)
+	}
+	cli(t, "generate", "--grammar", "dyck2", "--split", "test60", "--seed", "3", "--out", b)
+	da, _ := os.ReadFile(a)
+	db, _ := os.ReadFile(b)
+	if len(da) == 0 || !bytes.Equal(da, db) {
+		t.Error("same seed, different files")
+	}
+}
+
+// TestProgramEvalClassify: the README's first command, in process, plus
+// classify with a trace and a symbol outside the alphabet.
+func TestProgramEvalClassify(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "dyck2.json")
+	if _, errs, code := cli(t, "program", "--grammar", "dyck2", "--out", m); code != 0 {
+		t.Fatal(errs)
+	}
+	out, errs, code := cli(t, "eval", "--model", m, "--grammar", "dyck2", "--sets", "test60", "--json")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	var res struct {
+		Sets []struct {
+			Name     string  `json:"name"`
+			Strings  int     `json:"strings"`
+			Errors   int     `json:"errors"`
+			ErrorPct float64 `json:"error_pct"`
+		} `json:"sets"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Sets) != 1 || res.Sets[0].Strings == 0 || res.Sets[0].Errors != 0 {
+		t.Errorf("eval --json = %+v", res)
+	}
+	out, _, code = cli(t, "classify", "--model", m, "--trace", "([])", "(]")
+	if code != 0 || !strings.Contains(out, `accept  y=`) || !strings.Contains(out, `reject  y=`) || !strings.Contains(out, "push") {
+		t.Errorf("classify output %q", out)
+	}
+	_, errs, code = cli(t, "classify", "--model", m, "(x)")
+	if code != 1 || !strings.Contains(errs, `'x' at position 2`) {
+		t.Errorf("bad symbol: exit %d, %q", code, errs)
+	}
+	_, errs, code = cli(t, "eval", "--model", m, "--grammar", "anbn")
+	if code != 1 || !strings.Contains(errs, "alphabet") {
+		t.Errorf("alphabet mismatch: exit %d, %q", code, errs)
+	}
+}
+
+func TestTrainSmall(t *testing.T) {
+	dir := t.TempDir()
+	out, errs, code := cli(t, "train", "--grammar", "anbn", "--max-epochs", "2", "--algo", "bptt", "--out", dir)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(out, "test960") || !strings.Contains(out, "epoch   2/2") {
+		t.Errorf("train output %q", out)
+	}
+	for _, f := range []string{"config.json", "metrics.jsonl", "checkpoint.json", "model.json", "summary.json"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, errs, code := cli(t, "eval", "--model", filepath.Join(dir, "model.json"), "--grammar", "anbn", "--sets", "test60"); code != 0 {
+		t.Error(errs)
+	}
+}
+
+func TestModels(t *testing.T) {
+	out, _, code := cli(t, "models")
+	if code != 0 {
+		t.Fatal(out)
+	}
+	for _, name := range []string{"nspda", "lstm", "stack-rnn", "list-rnn", "nnpda", "second-order", "mi-gru"} {
+		if !strings.Contains(out, name) {
+			t.Errorf("models does not list %s", name)
+		}
+	}
+}
