@@ -34,9 +34,10 @@ type Net interface {
 	// read values); nil selects deterministic evaluation mode.
 	Start(s []float64, rng *rand.Rand)
 	// Step runs one iteration on input l from state s into s2 and returns the
-	// output logit o (the prediction is σ(o)). last marks the last iteration
-	// of the symbol, when discrete memory may move.
-	Step(rec any, s, s2 []float64, l int, last bool) (o float64)
+	// output logit o (the prediction is σ(o)). first and last mark the first
+	// and last iterations of the symbol (both, without refinement): a net
+	// with discrete memory decides what to do with it at one of them.
+	Step(rec any, s, s2 []float64, l int, first, last bool) (o float64)
 	// StepVJP adds (∂s2/∂s)ᵀ ds2 into ds and (∂s2/∂θ)ᵀ ds2 into grad.
 	StepVJP(rec any, ds2, ds, grad []float64)
 	// StepJVP sets ds2 = (∂s2/∂s) ds.
@@ -76,7 +77,7 @@ func (c *Classifier) Classify(syms []int) (accept bool, y float64) {
 			l = syms[t]
 		}
 		for it := 0; it < c.Refine; it++ {
-			o = c.Net.Step(c.rec, c.s, c.s2, l, it == c.Refine-1)
+			o = c.Net.Step(c.rec, c.s, c.s2, l, it == 0, it == c.Refine-1)
 			c.s, c.s2 = c.s2, c.s
 		}
 	}

@@ -76,7 +76,7 @@ func (tp *tape) forward(net nn.Net, ex Example, refine int, rng *rand.Rand) floa
 		for it := 0; it < k; it++ {
 			i := tp.n
 			tp.grow(net, S)
-			o := net.Step(tp.recs[i], tp.states[i], tp.states[i+1], l, it == k-1)
+			o := net.Step(tp.recs[i], tp.states[i], tp.states[i+1], l, it == 0, it == k-1)
 			tp.outs[i], tp.sym[i] = o, t
 			loss += nn.BCE(o, ex.Label)
 			tp.n++

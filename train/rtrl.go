@@ -46,7 +46,7 @@ func (r *RTRL) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 	for t := 0; t < ex.Steps(); t++ {
 		l, k := ex.input(net, t), ex.iters(t, refine)
 		for it := 0; it < k; it++ {
-			o := net.Step(r.rec, r.s, r.s2, l, it == k-1)
+			o := net.Step(r.rec, r.s, r.s2, l, it == 0, it == k-1)
 			loss += nn.BCE(o, ex.Label)
 			r.propagate(net, S, P)
 			nn.Zero(r.gs)

@@ -54,7 +54,7 @@ func (u *UORO) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 	for t := 0; t < ex.Steps(); t++ {
 		l, k := ex.input(net, t), ex.iters(t, refine)
 		for it := 0; it < k; it++ {
-			o := net.Step(u.rec, u.s, u.s2, l, it == k-1)
+			o := net.Step(u.rec, u.s, u.s2, l, it == 0, it == k-1)
 			loss += nn.BCE(o, ex.Label)
 			net.StepJVP(u.rec, u.sTil, u.sNew)
 			for i := range u.nu {

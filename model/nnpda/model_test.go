@@ -54,7 +54,7 @@ func cover(m *Model, c nntest.Case) coverage {
 	cv := coverage{margin: math.Inf(1)}
 	for _, l := range append(slices.Clone(c.Syms), m.l) {
 		for it := range c.Refine {
-			m.Step(rec, s, s2, l, it == c.Refine-1)
+			m.Step(rec, s, s2, l, it == 0, it == c.Refine-1)
 			s, s2 = s2, s
 			cv.margin = min(cv.margin, rec.margin)
 			switch rec.op {
@@ -154,11 +154,11 @@ func TestMovingJacobian(t *testing.T) {
 			restore := func(mem memory) { m.n = mem.n; copy(m.sym, mem.sym) }
 			for _, l := range append(slices.Clone(c.Syms), m.l) {
 				before := save()
-				m.Step(rec, s, s2, l, true)
+				m.Step(rec, s, s2, l, true, true)
 				after := save()
 				step := func(s, s2 []float64) {
 					restore(before)
-					m.Step(probe, s, s2, l, true)
+					m.Step(probe, s, s2, l, true, true)
 				}
 				for j := range n {
 					clear(e)
@@ -244,7 +244,7 @@ func TestEndMarker(t *testing.T) {
 		l    int
 		last bool
 	}{{0, false}, {1, false}, {m.l, true}, {m.l, false}} {
-		m.Step(rec, s, s2, tc.l, tc.last)
+		m.Step(rec, s, s2, tc.l, tc.last, tc.last)
 		if rec.op != opNone || m.n != 0 || !slices.Equal(s[m.cfg.Hidden:], s2[m.cfg.Hidden:]) {
 			t.Fatalf("input %d, last %v: the stack moved (%v)", tc.l, tc.last, rec.op)
 		}
@@ -383,7 +383,7 @@ func (b *bptt) run(syms []int, label float64) float64 {
 		if t < len(syms) {
 			l = syms[t]
 		}
-		outs[t] = net.Step(b.recs[t], b.states[t], b.states[t+1], l, true)
+		outs[t] = net.Step(b.recs[t], b.states[t], b.states[t+1], l, true, true)
 		loss += nn.BCE(outs[t], label)
 	}
 	clear(b.ds2)

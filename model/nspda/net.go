@@ -14,9 +14,13 @@ import (
 //
 //   - State neurons: straight-through. The forward value is the threshold
 //     z' = [pre > 0]; the derivative is σ'(pre).
-//   - Read neurons: the recurrent state is s = [z; r]. Between iterations of
-//     one symbol r is carried unchanged. At a symbol's last iteration the
-//     action moves the stack and r' is its new read. Its derivative is that of
+//   - Actions: the action neurons are computed at a symbol's first iteration,
+//     from the state before the symbol (so that δ(q, a, k) = (q', op) gets its
+//     op from q, as in the PDA, whatever refinement does to the state); the
+//     stack moves then, and the new read waits in a pending vector p until
+//     the symbol's last iteration, when it becomes r. The recurrent state is
+//     s = [z; r; p]; every iteration of a symbol sees the same read r.
+//   - Read neurons: the pending read's derivative is that of
 //     the one-step soft stack r' = p_noop·r + p_push·e(x) + p_pop·r_below
 //     evaluated at the discrete action taken: ∂r'/∂r = I after a no-op and 0
 //     after a push or pop, and ∂r'/∂v* = f̂'(v*)·g, where v* is the decisive
@@ -43,6 +47,7 @@ func NewNet(m *Model) *Net { return &Net{Model: m} }
 // record holds one iteration.
 type record struct {
 	l     int
+	first bool
 	last  bool
 	z, r  []float64 // state before the iteration
 	nz    []int     // indices j with z[j] != 0
@@ -51,20 +56,22 @@ type record struct {
 	dpre  []float64 // scratch for StepVJP
 	zn    []float64 // new (binary) state
 	act   []float64 // action pre-activations (last iteration only)
-	moved bool      // the action can move the stack (last iteration, not $)
+	moved bool      // the action can move the stack (first iteration, not $)
 	noop  bool      // the action taken was a no-op
 	cstar int       // decisive action neuron
 	fprim float64   // f̂'(v*) = 2σ'(v*)
 	g     []float64 // ∂r'/∂f̂ at the action taken
-	rn    []float64 // read after the iteration
+	rn    []float64 // the pending read after the iteration
 	base  []float64 // this step's drawn read values
+	dpn   []float64 // scratch for StepVJP
 }
 
 // Params is the flat parameter vector.
 func (n *Net) Params() []float64 { return n.Model.Params }
 
-// StateSize is J + R: the state neurons and the read neurons.
-func (n *Net) StateSize() int { return n.J + n.R() }
+// StateSize is J + 2R: the state neurons, the read neurons and the pending
+// read.
+func (n *Net) StateSize() int { return n.J + 2*n.R() }
 
 // InputSize is L+1: the alphabet and the end marker.
 func (n *Net) InputSize() int { return n.X() }
@@ -91,7 +98,7 @@ func (n *Net) NewRecord() any {
 	return &record{
 		z: make([]float64, J), r: make([]float64, R), nz: make([]int, 0, J),
 		pre: make([]float64, J), dsig: make([]float64, J), dpre: make([]float64, J), zn: make([]float64, J), act: make([]float64, n.A),
-		g: make([]float64, R), rn: make([]float64, R), base: make([]float64, R),
+		g: make([]float64, R), rn: make([]float64, R), base: make([]float64, R), dpn: make([]float64, R),
 	}
 }
 
@@ -102,9 +109,10 @@ func (n *Net) Start(s []float64, rng *rand.Rand) {
 	n.stack.Reset()
 	nn.Zero(s[:n.J])
 	s[0] = 1
-	r := s[n.J:]
+	r := s[n.J : n.J+n.R()]
 	vTop, vPop := n.drawReads(r)
 	fillRead(r, r, -1, -1, vTop, vPop)
+	copy(s[n.J+n.R():], r)
 }
 
 // drawReads draws one step's read values: base[k] is what neuron k reads if
@@ -143,12 +151,12 @@ func uniform(rng *rand.Rand, iv [2]float64) float64 {
 
 // Step runs one iteration (see Net for the equations) and returns the logit
 // o = Wo·z' + bo.
-func (n *Net) Step(recAny any, s, s2 []float64, l int, last bool) float64 {
+func (n *Net) Step(recAny any, s, s2 []float64, l int, first, last bool) float64 {
 	rec := recAny.(*record)
-	J := n.J
-	rec.l, rec.last = l, last
+	J, R := n.J, n.R()
+	rec.l, rec.first, rec.last = l, first, last
 	copy(rec.z, s[:J])
-	copy(rec.r, s[J:])
+	copy(rec.r, s[J:J+R])
 	rec.nz = rec.nz[:0]
 	for j, v := range rec.z {
 		if v != 0 {
@@ -165,13 +173,22 @@ func (n *Net) Step(recAny any, s, s2 []float64, l int, last bool) float64 {
 		sg := Sigmoid(v)
 		rec.dsig[i] = sg * (1 - sg)
 	}
-	copy(rec.rn, rec.r)
-	rec.moved = last && l < n.L
-	if rec.moved {
+	rec.moved = first && l < n.L
+	switch {
+	case rec.moved:
 		n.act(rec)
+	case first: // the end marker: the stack does not move
+		copy(rec.rn, rec.r)
+	default:
+		copy(rec.rn, s[J+R:])
 	}
 	copy(s2[:J], rec.zn)
-	copy(s2[J:], rec.rn)
+	if last {
+		copy(s2[J:J+R], rec.rn)
+	} else {
+		copy(s2[J:J+R], rec.r)
+	}
+	copy(s2[J+R:], rec.rn)
 	o := n.Bo[0]
 	for i, v := range rec.zn {
 		o += n.Wo[i] * v
@@ -300,20 +317,40 @@ func (n *Net) grads(grad []float64) (gWs, gBs, gWa, gBa, gWo, gBo []float64) {
 func (n *Net) StepVJP(recAny any, ds2, ds, grad []float64) {
 	rec := recAny.(*record)
 	J := n.J
+	R := n.R()
 	gWs, gBs, gWa, gBa, _, _ := n.grads(grad)
-	dr2 := ds2[J:]
-	// Read neurons: r' = r unless the stack could move; then the soft-stack
-	// derivative through the decisive action neuron.
-	if !rec.moved || rec.noop {
+	dr, dr2, dp, dp2 := ds[J:J+R], ds2[J:J+R], ds[J+R:], ds2[J+R:]
+	// The pending read p' feeds s2's pending slot, and r' too at the last
+	// iteration; r' = r otherwise.
+	dpn := rec.dpn
+	copy(dpn, dp2)
+	if rec.last {
 		for k, v := range dr2 {
-			ds[J+k] += v
+			dpn[k] += v
+		}
+	} else {
+		for k, v := range dr2 {
+			dr[k] += v
 		}
 	}
-	if rec.moved {
-		dv := rec.fprim * nn.Dot(rec.g, dr2)
-		if dv != 0 {
+	switch {
+	case rec.moved:
+		if rec.noop {
+			for k, v := range dpn {
+				dr[k] += v
+			}
+		}
+		if dv := rec.fprim * nn.Dot(rec.g, dpn); dv != 0 {
 			gBa[rec.cstar] += dv
 			n.backRow(n.Wa, gWa, n.A, rec.cstar, dv, rec, ds)
+		}
+	case rec.first:
+		for k, v := range dpn {
+			dr[k] += v
+		}
+	default:
+		for k, v := range dpn {
+			dp[k] += v
 		}
 	}
 	// State neurons, straight-through: dpre_i = dz'_i·σ'(pre_i).
@@ -376,17 +413,29 @@ func (n *Net) StepJVP(recAny any, ds, ds2 []float64) {
 	for i := 0; i < J; i++ {
 		ds2[i] = rec.dsig[i] * n.rowJVP(n.Ws, J, i, rec, ds)
 	}
-	dr, dr2 := ds[J:], ds2[J:]
-	if !rec.moved || rec.noop {
-		copy(dr2, dr)
-	} else {
-		nn.Zero(dr2)
-	}
-	if rec.moved {
+	R := n.R()
+	dr, dp := ds[J:J+R], ds[J+R:]
+	pn := ds2[J+R:]
+	switch {
+	case rec.moved:
+		if rec.noop {
+			copy(pn, dr)
+		} else {
+			nn.Zero(pn)
+		}
 		dv := rec.fprim * n.rowJVP(n.Wa, n.A, rec.cstar, rec, ds)
 		for k, g := range rec.g {
-			dr2[k] += g * dv
+			pn[k] += g * dv
 		}
+	case rec.first:
+		copy(pn, dr)
+	default:
+		copy(pn, dp)
+	}
+	if rec.last {
+		copy(ds2[J:J+R], pn)
+	} else {
+		copy(ds2[J:J+R], dr)
 	}
 }
 
@@ -394,7 +443,7 @@ func (n *Net) StepJVP(recAny any, ds, ds2 []float64) {
 // along ds = [dz; dr].
 func (n *Net) rowJVP(W []float64, nout, i int, rec *record, ds []float64) float64 {
 	J, l := n.J, rec.l
-	dr := ds[J:]
+	dr := ds[J : J+n.R()]
 	s := 0.0
 	for j := 0; j < J; j++ {
 		base, stride := n.rowBase(j, nout, l)

@@ -76,12 +76,12 @@ func TestNetAdjoint(t *testing.T) {
 // relaxed as z' = z'_ref + σ(pre) − σ(pre_ref) and reads as
 // r' = r'_ref + [no-op](r − r_ref) + g·(f̂(v*) − f̂(v*_ref)).
 func relaxedLoss(n *Net, refs []*record, s0 []float64, label float64) float64 {
-	J := n.J
+	J, R := n.J, n.R()
 	s := append([]float64(nil), s0...)
 	scratch := n.NewRecord().(*record)
 	loss := 0.0
 	for _, ref := range refs {
-		z, r := s[:J], s[J:]
+		z, r, p := s[:J], s[J:J+R], s[J+R:]
 		copy(scratch.z, z)
 		copy(scratch.r, r)
 		scratch.l = ref.l
@@ -94,16 +94,23 @@ func relaxedLoss(n *Net, refs []*record, s0 []float64, label float64) float64 {
 		for i := range zn {
 			zn[i] = ref.zn[i] + Sigmoid(scratch.pre[i]) - Sigmoid(ref.pre[i])
 		}
-		rn := append([]float64(nil), r...)
-		if ref.moved {
+		pn := append([]float64(nil), p...)
+		switch {
+		case ref.moved:
 			n.contract(scratch.act, n.Wa, n.Ba, n.A, scratch)
 			df := 2*Sigmoid(scratch.act[ref.cstar]) - 2*Sigmoid(ref.act[ref.cstar])
-			for k := range rn {
-				rn[k] = ref.rn[k] + ref.g[k]*df
+			for k := range pn {
+				pn[k] = ref.rn[k] + ref.g[k]*df
 				if ref.noop {
-					rn[k] += r[k] - ref.r[k]
+					pn[k] += r[k] - ref.r[k]
 				}
 			}
+		case ref.first:
+			copy(pn, r)
+		}
+		rn := append([]float64(nil), r...)
+		if ref.last {
+			copy(rn, pn)
 		}
 		o := n.Bo[0]
 		for i, v := range zn {
@@ -111,7 +118,8 @@ func relaxedLoss(n *Net, refs []*record, s0 []float64, label float64) float64 {
 		}
 		loss += nn.BCE(o, label)
 		copy(s[:J], zn)
-		copy(s[J:], rn)
+		copy(s[J:J+R], rn)
+		copy(s[J+R:], pn)
 	}
 	return loss
 }
@@ -145,7 +153,7 @@ func TestNetGradient(t *testing.T) {
 						for it := 0; it < refine; it++ {
 							rec := n.NewRecord().(*record)
 							s2 := make([]float64, n.StateSize())
-							n.Step(rec, s, s2, l, it == refine-1)
+							n.Step(rec, s, s2, l, it == 0, it == refine-1)
 							refs = append(refs, rec)
 							if rec.moved {
 								ops[rec.noop]++
@@ -185,7 +193,7 @@ func TestNetAllocatesNothing(t *testing.T) {
 		allocs := testing.AllocsPerRun(10, func() {
 			n.Start(s, rng)
 			for _, l := range syms {
-				n.Step(rec, s, s2, l, true)
+				n.Step(rec, s, s2, l, true, true)
 				n.OutVJP(rec, 0.3, s2, grad)
 				n.StepVJP(rec, s2, ds, grad)
 				n.StepJVP(rec, ds, s2)

@@ -106,14 +106,15 @@ func (r *Runner) Reset() {
 	r.op = grammar.Noop
 }
 
-// Step feeds input neuron l (0..L-1 a symbol, L the end marker $): the state
-// is updated Refine times, the last iteration's action is applied to the
-// stack (never at $), the read neurons are refreshed, and the prediction is
-// made from the new state. It returns the stack operation taken.
+// Step feeds input neuron l (0..L-1 a symbol, L the end marker $): the
+// action neurons are computed from the state before the symbol, the state is
+// updated Refine times with the same read, the action is applied to the stack
+// (never at $), the read neurons are refreshed, and the prediction is made
+// from the new state. It returns the stack operation taken.
 func (r *Runner) Step(l int) grammar.Op {
 	m := r.m
 	for it := 0; it < r.Refine; it++ {
-		if it == r.Refine-1 {
+		if it == 0 {
 			r.accumulate(r.act, m.Wa, m.Ba, m.A, l)
 		}
 		r.accumulate(r.pre, m.Ws, m.Bs, m.J, l)

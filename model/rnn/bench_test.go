@@ -41,7 +41,7 @@ func benchStep(b *testing.B, name string) {
 	for b.Loop() {
 		m.Start(states[0], nil)
 		for t := range T {
-			outs[t] = m.Step(recs[t], states[t], states[t+1], in[t], true)
+			outs[t] = m.Step(recs[t], states[t], states[t+1], in[t], true, true)
 		}
 		clear(ds2)
 		for t := T - 1; t >= 0; t-- {

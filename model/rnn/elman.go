@@ -39,7 +39,7 @@ func (m *Elman) Start(s []float64, rng *rand.Rand) { nn.Zero(s) }
 
 // Step computes s2 = h_t from s = h_{t−1} and input l, and returns the logit
 // o = v·h_t + c. s and s2 must not overlap.
-func (m *Elman) Step(rec any, s, s2 []float64, l int, last bool) float64 {
+func (m *Elman) Step(rec any, s, s2 []float64, l int, first, last bool) float64 {
 	r := rec.(*elmanRecord)
 	r.l = l
 	copy(r.h, s)

@@ -54,7 +54,7 @@ func thirds(v []float64, H int) (z, r, n []float64) {
 
 // Step computes s2 = h_t from s = h_{t−1} and input l, and returns
 // o = v·h_t + c. s and s2 must not overlap.
-func (m *GRU) Step(rec any, s, s2 []float64, l int, last bool) float64 {
+func (m *GRU) Step(rec any, s, s2 []float64, l int, first, last bool) float64 {
 	r := rec.(*gruRecord)
 	H := m.lay.H
 	r.l = l

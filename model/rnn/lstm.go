@@ -65,7 +65,7 @@ func (m *LSTM) peepholes(p []float64) (pi, pf, po []float64) {
 
 // Step computes s2 = [h_t; c_t] from s = [h_{t−1}; c_{t−1}] and input l, and
 // returns o = v·h_t + c. s and s2 must not overlap.
-func (m *LSTM) Step(rec any, s, s2 []float64, l int, last bool) float64 {
+func (m *LSTM) Step(rec any, s, s2 []float64, l int, first, last bool) float64 {
 	r := rec.(*lstmRecord)
 	H := m.lay.H
 	r.l = l

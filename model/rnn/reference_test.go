@@ -107,7 +107,7 @@ func TestReference(t *testing.T) {
 			rec := m.NewRecord()
 			for step, l := range []int{0, 0, 1, 0, 1, 1, 2} {
 				want, wo := refStep(m, s, l)
-				o := m.Step(rec, s, s2, l, true)
+				o := m.Step(rec, s, s2, l, true, true)
 				for i := range want {
 					if math.Abs(want[i]-s2[i]) > 1e-12 || math.Abs(wo-o) > 1e-12 {
 						t.Fatalf("%s (hidden %d) step %d: state %v logit %v, reference %v %v", name, hidden, step, s2, o, want, wo)

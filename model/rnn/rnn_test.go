@@ -182,7 +182,7 @@ func TestSetsNotAdds(t *testing.T) {
 			for i := range s2 {
 				s2[i], ds2[i], ds[i] = math.NaN(), math.NaN(), 1
 			}
-			o := m.Step(rec, s, s2, l, true)
+			o := m.Step(rec, s, s2, l, true, true)
 			m.StepJVP(rec, ds, ds2)
 			for i := range s2 {
 				if math.IsNaN(s2[i]) || math.IsNaN(ds2[i]) || math.IsNaN(o) {
@@ -343,7 +343,7 @@ func TestNoAllocs(t *testing.T) {
 			}
 			for what, f := range map[string]func(){
 				"Start":   func() { m.Start(s, nil) },
-				"Step":    func() { m.Step(rec, s, s2, 1, true) },
+				"Step":    func() { m.Step(rec, s, s2, 1, true, true) },
 				"StepVJP": func() { m.StepVJP(rec, ds2, ds, grad) },
 				"StepJVP": func() { m.StepJVP(rec, ds, ds2) },
 				"OutVJP":  func() { m.OutVJP(rec, 0.5, ds2, grad) },
@@ -366,7 +366,7 @@ func logits(m nn.Net, syms []int, refine int) []float64 {
 	var out []float64
 	for _, l := range append(slices.Clone(syms), m.InputSize()-1) {
 		for it := 0; it < refine; it++ {
-			out = append(out, m.Step(rec, s, s2, l, it == refine-1))
+			out = append(out, m.Step(rec, s, s2, l, it == 0, it == refine-1))
 			s, s2 = s2, s
 		}
 	}

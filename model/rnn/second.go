@@ -65,7 +65,7 @@ func (m *SecondOrder) Bias(i int) *float64 { return &m.p.B[i] }
 
 // Step computes s2 = z_{t+1} = σ(W_l z_t + b) from s = z_t and input l, and
 // returns o = v·z_{t+1} + c. s and s2 must not overlap.
-func (m *SecondOrder) Step(rec any, s, s2 []float64, l int, last bool) float64 {
+func (m *SecondOrder) Step(rec any, s, s2 []float64, l int, first, last bool) float64 {
 	r := rec.(*secondRecord)
 	r.l = l
 	copy(r.z, s)

@@ -86,16 +86,16 @@ func TestMovingJacobian(t *testing.T) {
 			rec, probe := m.NewRecord(), m.NewRecord()
 			e, jv, sp, sm := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 			for _, l := range []int{0, 1, 0, 0} {
-				m.Step(rec, s, s2, l, true)
+				m.Step(rec, s, s2, l, true, true)
 				for j := range n {
 					clear(e)
 					e[j] = 1
 					m.StepJVP(rec, e, jv)
 					const h = 1e-6
 					s[j] += h
-					m.Step(probe, s, sp, l, true)
+					m.Step(probe, s, sp, l, true, true)
 					s[j] -= 2 * h
-					m.Step(probe, s, sm, l, true)
+					m.Step(probe, s, sm, l, true, true)
 					s[j] += h
 					for i := range n {
 						fd := (sp[i] - sm[i]) / (2 * h)
@@ -167,7 +167,7 @@ func TestRounding(t *testing.T) {
 			m.Start(s, rng)
 			rec := m.NewRecord().(*record)
 			for _, l := range []int{0, 1, 1} {
-				m.Step(rec, s, s2, l, true)
+				m.Step(rec, s, s2, l, true, true)
 				s, s2 = s2, s
 				ones := 0
 				for _, v := range rec.a {
@@ -318,7 +318,7 @@ func (b *bptt) run(syms []int, label float64) float64 {
 		if t < len(syms) {
 			l = syms[t]
 		}
-		outs[t] = net.Step(b.recs[t], b.states[t], b.states[t+1], l, true)
+		outs[t] = net.Step(b.recs[t], b.states[t], b.states[t+1], l, true, true)
 		loss += nn.BCE(outs[t], label)
 	}
 	clear(b.ds2)

@@ -19,7 +19,7 @@ import (
 // Step runs one iteration on input l from state s into s2 and returns the
 // logit o. The memories move only when last is set and l is not the end
 // marker.
-func (m *Model) Step(rec any, s, s2 []float64, l int, last bool) (o float64) {
+func (m *Model) Step(rec any, s, s2 []float64, l int, first, last bool) (o float64) {
 	r := rec.(*record)
 	m.fit(r)
 	H := m.cfg.Hidden

@@ -43,7 +43,7 @@ func Loss(net nn.Net, c Case) float64 {
 	loss := 0.0
 	for _, l := range c.inputs(net) {
 		for it := 0; it < c.Refine; it++ {
-			o := net.Step(rec, s, s2, l, it == c.Refine-1)
+			o := net.Step(rec, s, s2, l, it == 0, it == c.Refine-1)
 			loss += nn.BCE(o, c.Label)
 			s, s2 = s2, s
 		}
@@ -65,7 +65,7 @@ func Gradient(net nn.Net, c Case, grad []float64) float64 {
 		for it := 0; it < c.Refine; it++ {
 			rec := net.NewRecord()
 			s2 := make([]float64, n)
-			o := net.Step(rec, s, s2, l, it == c.Refine-1)
+			o := net.Step(rec, s, s2, l, it == 0, it == c.Refine-1)
 			loss += nn.BCE(o, c.Label)
 			recs, outs = append(recs, rec), append(outs, o)
 			s = s2
@@ -120,7 +120,7 @@ func CheckAdjoint(t testing.TB, net nn.Net, c Case, tol float64) {
 	net.Start(s, c.rng())
 	for _, l := range c.inputs(net) {
 		for it := 0; it < c.Refine; it++ {
-			net.Step(rec, s, s2, l, it == c.Refine-1)
+			net.Step(rec, s, s2, l, it == 0, it == c.Refine-1)
 			for i := range u {
 				u[i], v[i] = rng.NormFloat64(), rng.NormFloat64()
 			}
@@ -148,18 +148,18 @@ func CheckStateJacobian(t testing.TB, net nn.Net, c Case, tol float64) {
 	col, jv, e := make([]float64, n), make([]float64, n), make([]float64, n)
 	for _, l := range c.inputs(net) {
 		for it := 0; it < c.Refine; it++ {
-			last := it == c.Refine-1
+			first, last := it == 0, it == c.Refine-1
 			for j := 0; j < n; j++ {
 				nn.Zero(e)
 				e[j] = 1
-				net.StepJVP(stepAt(net, rec, s, s2, l, last), e, jv)
+				net.StepJVP(stepAt(net, rec, s, s2, l), e, jv)
 				const h = 1e-6
 				plus, minus := append([]float64(nil), s...), append([]float64(nil), s...)
 				plus[j] += h
 				minus[j] -= h
 				sp, sm := make([]float64, n), make([]float64, n)
-				net.Step(probe, plus, sp, l, false)
-				net.Step(probe, minus, sm, l, false)
+				net.Step(probe, plus, sp, l, false, false)
+				net.Step(probe, minus, sm, l, false, false)
 				for i := range col {
 					col[i] = (sp[i] - sm[i]) / (2 * h)
 					if math.Abs(col[i]-jv[i]) > tol*math.Max(1, math.Abs(col[i])) {
@@ -167,7 +167,7 @@ func CheckStateJacobian(t testing.TB, net nn.Net, c Case, tol float64) {
 					}
 				}
 			}
-			net.Step(rec, s, s2, l, last)
+			net.Step(rec, s, s2, l, first, last)
 			s, s2 = s2, s
 		}
 	}
@@ -175,7 +175,7 @@ func CheckStateJacobian(t testing.TB, net nn.Net, c Case, tol float64) {
 
 // stepAt re-runs the iteration (without moving discrete memory) so that rec
 // describes it.
-func stepAt(net nn.Net, rec any, s, s2 []float64, l int, last bool) any {
-	net.Step(rec, s, s2, l, false)
+func stepAt(net nn.Net, rec any, s, s2 []float64, l int) any {
+	net.Step(rec, s, s2, l, false, false)
 	return rec
 }
