@@ -149,6 +149,7 @@ var nspdaSpec = nn.Spec{
 	Name:        "nspda",
 	Description: "neural state pushdown automaton: binary state neurons driving a digital stack (this paper)",
 	HigherOrder: true,
+	Algo:        "bptt", // UORO, the paper's choice, did not converge for us (docs/training.md)
 	New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 		order := nspda.Order(opt.Order)
 		if order == 0 {

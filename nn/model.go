@@ -32,8 +32,10 @@ type Spec struct {
 	Name        string
 	Description string
 	// HigherOrder models are trained with UORO by default (the paper's
-	// choice); first-order ones with BPTT.
+	// choice); first-order ones with BPTT. They get the noise regularizer.
 	HigherOrder bool
+	// Algo, if set, overrides that default estimator.
+	Algo string
 	// New builds a model with freshly initialized parameters drawn from rng.
 	New func(alphabet []rune, opt Options, rng *rand.Rand) (Model, error)
 	// Load rebuilds a model from its Config (as JSON) and parameters.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
 )
@@ -36,10 +37,7 @@ third-order rule M + U(2,6), M being the PDA's states).`,
 				if err != nil {
 					return fmt.Errorf("%s: %v", spec.Name, err)
 				}
-				algo := "bptt"
-				if spec.HigherOrder {
-					algo = "uoro"
-				}
+				algo := experiment.Config{Model: spec.Name}.Algorithm()
 				fmt.Fprintf(w, "%-14s %8d  %-9s  %s\n", spec.Name, len(m.Params()), algo, spec.Description)
 			}
 			return nil

@@ -265,14 +265,24 @@ func (n *Net) rowDot(W []float64, off int, r []float64, l int) float64 {
 }
 
 // contract sets out[i] = b[i] + Σ_j z_j·rowDot(W[i, j]), summing over the
-// nonzero state neurons only.
+// nonzero state neurons only; for each, it reads one contiguous block.
 func (n *Net) contract(out, W, b []float64, nout int, rec *record) {
 	copy(out, b)
+	R, l, r := n.R(), rec.l, rec.r
+	second := n.Order == Second
 	for _, j := range rec.nz {
-		base, stride := n.rowBase(j, nout, rec.l)
+		base, stride := n.rowBase(j, nout, l)
 		zj := rec.z[j]
 		for i := range out {
-			out[i] += zj * n.rowDot(W, base+i*stride, rec.r, rec.l)
+			row := W[base+i*stride : base+i*stride+R]
+			dot := 0.0
+			for k, w := range row {
+				dot += w * r[k]
+			}
+			if second {
+				dot += W[base+i*stride+R+l]
+			}
+			out[i] += zj * dot
 		}
 	}
 }
