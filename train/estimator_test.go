@@ -177,3 +177,19 @@ func TestUOROUnbiased(t *testing.T) {
 		t.Logf("order %d: worst |z| %.2f, error of the mean %.4g at N=%d, %.4g at N=%d (|g| = %.4g)", order, worst, errAt[N/16], N/16, errAt[N], N, norm(exact))
 	}
 }
+
+func TestSGDRefusesNonFinite(t *testing.T) {
+	for _, g := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		p := []float64{1, 2}
+		if err := SGD(p, []float64{0, g}, 0.1, 13); err == nil {
+			t.Errorf("gradient %v accepted", g)
+		}
+	}
+	p := []float64{1}
+	if err := SGD(p, []float64{100}, 0.1, 13); err != nil || p[0] != 1-0.1*13 {
+		t.Errorf("clipped step gave %v, %v", p, err)
+	}
+	if err := SGD([]float64{math.MaxFloat64}, []float64{-13}, math.MaxFloat64, 13); err == nil {
+		t.Error("a step to +Inf was accepted")
+	}
+}

@@ -2,7 +2,6 @@ package train
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 )
 
@@ -46,13 +45,19 @@ func (s Schedule) Rate(epoch int, stochastic bool, rng *rand.Rand) float64 {
 // refuses a non-finite gradient or a step that makes a weight non-finite.
 func SGD(params, grad []float64, lr, clip float64) error {
 	for i, g := range grad {
-		if math.IsNaN(g) || math.IsInf(g, 0) {
+		switch {
+		case g-g != 0: // NaN or ±Inf
 			return fmt.Errorf("gradient of parameter %d is %v", i, g)
+		case g > clip:
+			g = clip
+		case g < -clip:
+			g = -clip
 		}
-		params[i] -= lr * math.Max(-clip, math.Min(clip, g))
-		if math.IsInf(params[i], 0) {
-			return fmt.Errorf("parameter %d became %v", i, params[i])
+		p := params[i] - lr*g
+		if p-p != 0 { // ±Inf or NaN
+			return fmt.Errorf("parameter %d became %v", i, p)
 		}
+		params[i] = p
 	}
 	return nil
 }

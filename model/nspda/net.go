@@ -380,40 +380,60 @@ func (n *Net) StepVJP(recAny any, ds2, ds, grad []float64) {
 // in storage order: for each source neuron j, the contiguous J×R block.
 func (n *Net) backAll(W, gW, dpre []float64, rec *record, ds []float64) {
 	J, R, l := n.J, n.R(), rec.l
-	dr := ds[J:]
+	r := rec.r[:R]
+	dr := ds[J : J+R]
 	second := n.Order == Second
 	for j := 0; j < J; j++ {
 		base, stride := n.rowBase(j, J, l)
+		block := W[base : base+J*stride]
 		zj := rec.z[j]
 		acc := 0.0
-		for i, d := range dpre {
-			if d == 0 {
-				continue
+		if zj == 0 { // the common case: only ds[j] needs this block
+			for i, d := range dpre[:J] {
+				row := block[i*stride : i*stride+R : i*stride+R]
+				dot := dotSmall(row, r)
+				if second {
+					dot += block[i*stride+R+l]
+				}
+				acc += d * dot
 			}
-			row := W[base+i*stride : base+i*stride+R]
-			dot := 0.0
-			for k, w := range row {
-				dot += w * rec.r[k]
-			}
+			ds[j] += acc
+			continue
+		}
+		gblock := gW[base : base+J*stride]
+		for i, d := range dpre[:J] {
+			off := i * stride
+			row := block[off : off+R : off+R]
+			dot := dotSmall(row, r)
 			if second {
-				dot += W[base+i*stride+R+l]
+				dot += block[off+R+l]
+				gblock[off+R+l] += d * zj
 			}
 			acc += d * dot
-			if zj == 0 {
-				continue
-			}
-			g := gW[base+i*stride : base+i*stride+R]
 			dz := d * zj
+			g := gblock[off : off+R : off+R]
 			for k, w := range row {
 				dr[k] += dz * w
-				g[k] += dz * rec.r[k]
-			}
-			if second {
-				gW[base+i*stride+R+l] += dz
+				g[k] += dz * r[k]
 			}
 		}
 		ds[j] += acc
 	}
+}
+
+// dotSmall is Σ a_k b_k for the short vectors of one weight row.
+func dotSmall(a, b []float64) float64 {
+	b = b[:len(a)]
+	s0, s1 := 0.0, 0.0
+	k := 0
+	for ; k+1 < len(a); k += 2 {
+		s0 += a[k] * b[k]
+		s1 += a[k+1] * b[k+1]
+	}
+	if k < len(a) {
+		s0 += a[k] * b[k]
+	}
+	return s0 + s1
 }
 
 // StepJVP sets ds2 to the iteration's Jacobian applied to ds.
