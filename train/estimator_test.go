@@ -186,7 +186,7 @@ func TestSGDRefusesNonFinite(t *testing.T) {
 		}
 	}
 	p := []float64{1}
-	if err := SGD(p, []float64{100}, 0.1, 13); err != nil || p[0] != 1-0.1*13 {
+	if err := SGD(p, []float64{100}, 0.1, 13); err != nil || math.Abs(p[0]-(1-0.1*13)) > 1e-15 {
 		t.Errorf("clipped step gave %v, %v", p, err)
 	}
 	if err := SGD([]float64{math.MaxFloat64}, []float64{-13}, math.MaxFloat64, 13); err == nil {
