@@ -65,6 +65,6 @@ dyck2) or a path to a YAML file describing a deterministic PDA.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newTrain(), newModels(), newGenerate(), newProgram(), newEval(), newClassify())
+	root.AddCommand(newTrain(), newModels(), newCurves(), newGenerate(), newProgram(), newEval(), newClassify(), newRepro(), newRun(), newCollect())
 	return root
 }

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/experiment"
+)
+
+func newCollect() *cobra.Command {
+	var (
+		from  []string
+		store string
+	)
+	cmd := &cobra.Command{
+		Use:   "collect --from DIR [--from DIR...] [--store DIR]",
+		Short: "Merge finished runs from other stores or machines into a results store",
+		Long: `collect copies every finished run (a directory with a summary.json) found
+under the --from directories (or arguments) into the store. A run the store
+already has with the same summary, wall time aside, is skipped; one whose
+summary differs is refused and reported (exit status 1), the others are still
+merged. A finished run replaces an unfinished one of the same configuration.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			from = append(from, args...)
+			if len(from) == 0 {
+				return usagef("give the directories to collect from with --from")
+			}
+			rep, err := experiment.Store{Dir: store}.Collect(from...)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "collected into %s: %d new, %d replacing unfinished runs, %d already there, %d conflicting\n",
+				store, rep.Copied, rep.Replaced, rep.Identical, len(rep.Conflicts))
+			if len(rep.Conflicts) > 0 {
+				msgs := make([]string, len(rep.Conflicts))
+				for i, c := range rep.Conflicts {
+					msgs[i] = c.String()
+				}
+				return fmt.Errorf("%d runs not collected, their summaries differ from the store's: %s", len(rep.Conflicts), strings.Join(msgs, "; "))
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringArrayVar(&from, "from", nil, "directory of finished runs: a store, a run directory or a tree of them (repeatable)")
+	cmd.Flags().StringVar(&store, "store", "results", "results store to merge into")
+	return cmd
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nspda/nspda/experiment"
+)
+
+// TestReproQuickAll runs every table's --quick grid into a fresh store,
+// checks the files, then regenerates them with --tables-only and checks
+// that nothing was trained and every byte is the same.
+func TestReproQuickAll(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains every quick grid (about 30 s on 2 cores); .ci/run also runs them through the CLI")
+	}
+	dir := t.TempDir()
+	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "tables")
+	args := []string{"repro", "all", "--quick", "--store", store, "--out", out, "--workers", "2"}
+	stdout, stderr, code := cli(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range experiment.TableNames() {
+		for _, f := range []string{".md", ".csv", "-bars.png", "-bars.svg", "-lengths.png", "-lengths.svg"} {
+			if _, err := os.Stat(filepath.Join(out, name+f)); err != nil {
+				t.Errorf("%s%s: %v", name, f, err)
+			}
+		}
+		md := readFile(t, filepath.Join(out, name+".md"))
+		if strings.Contains(md, "not run yet") || !strings.Contains(md, "paper: ") || !strings.Contains(md, "Command: `nspda repro all --out=") {
+			t.Errorf("%s.md:\n%s", name, md)
+		}
+	}
+	index := readFile(t, filepath.Join(out, "index.md"))
+	for _, name := range experiment.TableNames() {
+		if !strings.Contains(index, "("+name+".md)") {
+			t.Errorf("index.md does not link %s.md", name)
+		}
+	}
+	if !strings.Contains(stdout, "trained") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	before := snapshot(t, out)
+	again := append(args[:len(args):len(args)], "--tables-only")
+	if _, stderr, code := cli(t, again...); code != 0 {
+		t.Fatalf("tables-only: exit %d: %s", code, stderr)
+	}
+	// The command line differs (--tables-only), so compare without it.
+	after := snapshot(t, out)
+	for name, b := range before {
+		a := after[name]
+		if strings.HasSuffix(name, ".md") || strings.HasSuffix(name, ".csv") {
+			a = bytes.ReplaceAll(a, []byte(" --tables-only --workers"), []byte(" --workers"))
+		}
+		if !bytes.Equal(a, b) && !strings.HasSuffix(name, ".png") && !strings.HasSuffix(name, ".svg") {
+			t.Errorf("%s changed when regenerated from the store:\n%s\n---\n%s", name, b, a)
+		}
+	}
+	// Rerunning the grid trains nothing.
+	stdout, _, code = cli(t, "repro", "noise", "--quick", "--store", store, "--out", out, "--workers", "2")
+	if code != 0 || strings.Contains(stdout, "trained") || !strings.Contains(stdout, "skipped") {
+		t.Errorf("rerun: exit %d:\n%s", code, stdout)
+	}
+}
+
+// TestFiguresDeterministic: the same command writes the same bytes.
+func TestFiguresDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"repro", "programmed", "--quick", "--store", filepath.Join(dir, "s"), "--out", filepath.Join(dir, "o")}
+	var snaps []map[string][]byte
+	for range 2 {
+		if _, stderr, code := cli(t, args...); code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		snaps = append(snaps, snapshot(t, filepath.Join(dir, "o")))
+	}
+	if len(snaps[0]) < 6 {
+		t.Fatalf("%d files written", len(snaps[0]))
+	}
+	for name, b := range snaps[0] {
+		if !bytes.Equal(b, snaps[1][name]) {
+			t.Errorf("%s differs between two identical commands", name)
+		}
+	}
+}
+
+// TestPlanRunCollect: a plan's entries run one by one into two stores
+// (two "machines"), are collected into one, and the table is made from it
+// without training.
+func TestPlanRunCollect(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.jsonl")
+	stdout, stderr, code := cli(t, "repro", "noise", "--quick", "--plan", plan)
+	if code != 0 || !strings.Contains(stdout, "wrote 16 runs") {
+		t.Fatalf("plan: exit %d: %s%s", code, stdout, stderr)
+	}
+	if n := strings.Count(readFile(t, plan), "\n"); n != 16 {
+		t.Fatalf("plan has %d lines", n)
+	}
+	for i := range 16 {
+		store := filepath.Join(dir, "machine"+strconv.Itoa(i%2))
+		if _, stderr, code := cli(t, "run", "--plan", plan, "--index", strconv.Itoa(i), "--store", store); code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+	}
+	stdout, _, code = cli(t, "run", "--plan", plan, "--index", "0", "--store", filepath.Join(dir, "machine0"))
+	if code != 0 || !strings.HasPrefix(stdout, "[0] skipped") {
+		t.Errorf("second run of index 0: exit %d: %q", code, stdout)
+	}
+	final := filepath.Join(dir, "results")
+	stdout, stderr, code = cli(t, "collect", "--from", filepath.Join(dir, "machine0"), "--from", filepath.Join(dir, "machine1"), "--store", final)
+	if code != 0 || !strings.Contains(stdout, "16 new") {
+		t.Fatalf("collect: exit %d: %s%s", code, stdout, stderr)
+	}
+	out := filepath.Join(dir, "tables")
+	stdout, stderr, code = cli(t, "repro", "noise", "--quick", "--tables-only", "--no-figures", "--store", final, "--out", out)
+	if code != 0 || strings.Contains(readFile(t, filepath.Join(out, "noise.md")), "not run yet") {
+		t.Fatalf("tables-only: exit %d: %s%s", code, stdout, stderr)
+	}
+	// A conflicting result from a third machine is refused, exit 1.
+	m := filepath.Join(dir, "machine0")
+	entries, _ := os.ReadDir(m)
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			path := filepath.Join(m, e.Name(), experiment.SummaryFile)
+			b := []byte(readFile(t, path))
+			os.WriteFile(path, bytes.Replace(b, []byte(`"epochs": 3`), []byte(`"epochs": 2`), 1), 0o644)
+			break
+		}
+	}
+	_, stderr, code = cli(t, "collect", m, "--store", final)
+	if code != 1 || !strings.Contains(stderr, "1 runs not collected") || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("conflicting collect: exit %d: %q", code, stderr)
+	}
+}
+
+// TestEmitSlurm: the script covers the plan and runs this binary by default.
+func TestEmitSlurm(t *testing.T) {
+	dir := t.TempDir()
+	stdout, stderr, code := cli(t, "repro", "incremental", "--quick", "--emit-slurm", dir, "--store", filepath.Join(dir, "r"), "--binary", "/opt/nspda", "--slurm-option=--time=10")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	script := readFile(t, filepath.Join(dir, "incremental.sbatch"))
+	for _, want := range []string{"#SBATCH --array=0-23\n", "#SBATCH --time=10\n", "'/opt/nspda' run --plan '" + filepath.Join(dir, "incremental.plan.jsonl") + "'"} {
+		if !strings.Contains(script, want) {
+			t.Errorf("script lacks %q:\n%s", want, script)
+		}
+	}
+	if !strings.Contains(stdout, "sbatch "+filepath.Join(dir, "incremental.sbatch")) {
+		t.Errorf("stdout: %s", stdout)
+	}
+	if _, _, code := cli(t, "repro", "programmed", "--emit-slurm", dir); code != 1 {
+		t.Errorf("programmed --emit-slurm: exit %d, want 1 (nothing to train)", code)
+	}
+}
+
+func TestReproUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"repro"},
+		{"repro", "table9"},
+		{"repro", "noise", "--seeds", "0"},
+		{"repro", "noise", "--workers", "0"},
+		{"repro", "noise", "--plan", "p", "--emit-slurm", "d"},
+		{"repro", "noise", "--tables-only", "--plan", "p"},
+		{"run", "--index", "1"},
+		{"run", "--plan", "p"},
+		{"collect"},
+	} {
+		_, errs, code := cli(t, args...)
+		if code != 2 || !strings.HasPrefix(errs, "nspda: ") || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, errs)
+		}
+	}
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "plan.jsonl")
+	cli(t, "repro", "noise", "--quick", "--plan", plan)
+	if _, errs, code := cli(t, "run", "--plan", plan, "--index", "16"); code != 1 || !strings.Contains(errs, "no index 16") {
+		t.Errorf("index out of range: exit %d, %q", code, errs)
+	}
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// snapshot reads every file of dir.
+func snapshot(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make(map[string][]byte)
+	for _, e := range entries {
+		out[e.Name()] = []byte(readFile(t, filepath.Join(dir, e.Name())))
+	}
+	return out
+}

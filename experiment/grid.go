@@ -1,0 +1,375 @@
+package experiment
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/nspda/nspda/model"
+)
+
+// Grammars of the paper's tables, in the paper's column order: the four
+// languages of Tables 1–3 and the appendix, then Dyck-2 (Table 4 only).
+var (
+	tableGrammars = []string{"palindrome", "anbn", "anbncbmam", "anmbncm"}
+	allGrammars   = append(append([]string(nil), tableGrammars...), "dyck2")
+)
+
+// RegNoise is the noise regularizer's level, in percent of matrices, of every
+// higher-order run the paper calls regularized (the paper's useful range is
+// 8–30%; "All higher-order RNNs made use of our proposed adaptive noise
+// regularizer").
+const RegNoise = 15
+
+// GridOptions select the size of a table's grid.
+type GridOptions struct {
+	Seeds int  // runs per cell, Config.Seed = 1..Seeds (at least 1)
+	Quick bool // small budgets: see Quick
+}
+
+// Quick budgets: a smoke test of the whole pipeline, not a measurement.
+const (
+	QuickEpochs  = 3   // MaxEpochs
+	QuickStrings = 100 // training positives, and negatives
+)
+
+// Table is one of the paper's tables: rows × columns of cells, each cell a
+// set of runs (one per seed) reduced to one metric, with the paper's number.
+type Table struct {
+	Name       string // command-line name: hints, incremental, ...
+	Title      string // the paper's table and what it measures
+	About      string // how the grid reproduces it, one paragraph
+	Rows       []string
+	Columns    []Column
+	Cells      [][]Cell // [row][column]
+	Programmed bool     // cells are programmed networks, evaluated directly: nothing to train
+	Options    GridOptions
+}
+
+// Column is one column of a table: a grammar and a variant of it (order,
+// train or test set).
+type Column struct {
+	Label   string // header, e.g. "anbn M1"
+	Grammar string
+	Series  string // added to the row label to name a curve ("M1"), or "" when the column does not change the runs
+}
+
+// Cell is the runs of one table cell and what is read from them.
+type Cell struct {
+	Configs []Config // one per seed; nil: not reproducible with this code (Note says why)
+	Metric  Metric
+	Paper   string // the paper's number as printed ("NA", ">200000", "0.06"), "" if none
+	Note    string
+}
+
+// TableNames lists the tables `nspda repro` knows, in the paper's order.
+func TableNames() []string {
+	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms"}
+}
+
+// Grid returns the named table with its runs.
+func Grid(name string, opt GridOptions) (*Table, error) {
+	if opt.Seeds < 1 {
+		return nil, fmt.Errorf("seeds must be at least 1, not %d", opt.Seeds)
+	}
+	build := map[string]func(GridOptions) *Table{
+		"hints": hintsTable, "incremental": incrementalTable, "noise": noiseTable,
+		"comparison": comparisonTable, "programmed": programmedTable, "algorithms": algorithmsTable,
+	}[name]
+	if build == nil {
+		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(TableNames(), ", "))
+	}
+	t := build(opt)
+	t.Options = opt
+	return t, nil
+}
+
+// Configs returns the distinct runs of the table's cells, row by row, in
+// first-use order. A programmed table has none.
+func (t *Table) Configs() []Config {
+	if t.Programmed {
+		return nil
+	}
+	var out []Config
+	seen := make(map[string]bool)
+	for _, row := range t.Cells {
+		for _, c := range row {
+			for _, cfg := range c.Configs {
+				if k := cfg.Key(); !seen[k] {
+					seen[k] = true
+					out = append(out, cfg)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// base is Defaults() — the project's reading of the paper's setup (Sec. 5):
+// SGD from 0.1005000321, clipping at 13, at most 500 epochs, the two-stage
+// curriculum, Hint #2 — for one model on one grammar, with the noise
+// regularizer for higher-order models, hints for the NSPDA only, the
+// model's estimator named explicitly (so that equal runs of different
+// tables share one key), and the options' budgets.
+func base(opt GridOptions, name, grammar string, order int) Config {
+	c := Defaults()
+	c.Model, c.Grammar = name, grammar
+	spec, _ := model.Lookup(name)
+	switch name {
+	case "nspda", "nnpda":
+		c.Order = order
+	default:
+		c.Order = 0 // unused: keep the key honest
+	}
+	if name != "nspda" {
+		c.Hints, c.HintH = 0, 0
+	}
+	if spec.HigherOrder {
+		c.Noise = RegNoise
+	}
+	c.Algo = c.Algorithm()
+	if opt.Quick {
+		c.MaxEpochs = QuickEpochs
+		c.Positives, c.Negatives = QuickStrings, QuickStrings
+		c.Tests = []string{"test60"}
+	}
+	return c
+}
+
+// seeds returns one copy of c per seed, Seed = 1..n.
+func seeds(c Config, n int) []Config {
+	out := make([]Config, n)
+	for i := range out {
+		out[i] = c
+		out[i].Seed = uint64(i + 1)
+	}
+	return out
+}
+
+// orderColumns returns grammar × {2nd, 3rd order} columns, labelled with
+// the paper's names for the orders (W1/W2 or M1/M2).
+func orderColumns(grammars []string, w1, w2 string) []Column {
+	var cols []Column
+	for _, g := range grammars {
+		cols = append(cols, Column{Label: g + " " + w1, Grammar: g, Series: w1}, Column{Label: g + " " + w2, Grammar: g, Series: w2})
+	}
+	return cols
+}
+
+// columnOrder is the tensor order of an orderColumns column.
+func columnOrder(i int) int { return 2 + i%2 }
+
+// orderTable fills the cells of an orderColumns table from one config
+// function per row; paper holds the paper's row values in column order.
+func orderTable(t *Table, opt GridOptions, metric Metric, paper map[string][]string, rows []func(grammar string, order int) (Config, bool)) {
+	t.Cells = make([][]Cell, len(t.Rows))
+	for r, label := range t.Rows {
+		for ci, col := range t.Columns {
+			cell := Cell{Metric: metric, Paper: paperAt(paper, label, ci)}
+			if cfg, ok := rows[r](col.Grammar, columnOrder(ci)); ok {
+				cell.Configs = seeds(cfg, opt.Seeds)
+			} else {
+				cell.Note = "not run: no such setting here"
+			}
+			t.Cells[r] = append(t.Cells[r], cell)
+		}
+	}
+}
+
+func hintsTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:  "hints",
+		Title: "Table 1: epochs to converge without and with hints (W1 = 2nd order, W2 = 3rd order)",
+		About: "NSPDA trained without hints, with Hint #1 and with Hint #2; the NNPDA (model nnpda) without hints. " +
+			"All runs use the two-stage curriculum and the noise regularizer at " + fmt.Sprint(RegNoise) + "%. " +
+			"The NNPDA's dead-neuron hint is not implemented (hints apply to the NSPDA only), so that row is the paper's alone.",
+		Rows:    []string{"NNPDA w/o hints", "NNPDA w/ dead neuron hints", "NSPDA w/o hints", "NSPDA w/ Hint #1", "NSPDA w/ Hint #2"},
+		Columns: orderColumns(tableGrammars, "W1", "W2"),
+	}
+	nspdaHints := func(h int) func(string, int) (Config, bool) {
+		return func(g string, order int) (Config, bool) {
+			c := base(opt, "nspda", g, order)
+			c.Hints = h
+			return c, true
+		}
+	}
+	orderTable(t, opt, Metric{Kind: Epochs}, paperHints, []func(string, int) (Config, bool){
+		func(g string, order int) (Config, bool) { return base(opt, "nnpda", g, order), true },
+		func(string, int) (Config, bool) { return Config{}, false },
+		nspdaHints(0), nspdaHints(1), nspdaHints(2),
+	})
+	for ci := range t.Columns {
+		t.Cells[1][ci].Note = "not run: the NNPDA's dead-neuron hint is not implemented"
+	}
+	return t
+}
+
+func incrementalTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:  "incremental",
+		Title: "Table 2: characters to converge by curriculum (NSPDA without hints; M1 = 2nd order, M2 = 3rd order)",
+		About: "NSPDA without hints trained with no curriculum (standard), the one-stage length curriculum (IL) and the two-stage one (2-IL); " +
+			"noise regularizer at " + fmt.Sprint(RegNoise) + "%. Characters are input symbols presented until training accuracy first reaches 100%.",
+		Rows:    []string{"Standard", "IL", "2-IL"},
+		Columns: orderColumns(tableGrammars, "M1", "M2"),
+	}
+	curriculum := func(name string) func(string, int) (Config, bool) {
+		return func(g string, order int) (Config, bool) {
+			c := base(opt, "nspda", g, order)
+			c.Hints, c.Curriculum = 0, name
+			return c, true
+		}
+	}
+	orderTable(t, opt, Metric{Kind: Chars}, paperIncremental, []func(string, int) (Config, bool){
+		curriculum("standard"), curriculum("il"), curriculum("2il"),
+	})
+	return t
+}
+
+func noiseTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:    "noise",
+		Title:   "Table 3: % error on test60 (lengths 22–60) without and with the adaptive noise regularizer (M1 = 2nd order, M2 = 3rd order)",
+		About:   fmt.Sprintf("NSPDA with Hint #2 and the two-stage curriculum, noise regularizer off (0%%) or on (%d%% of matrices).", RegNoise),
+		Rows:    []string{"w/o reg", "w reg"},
+		Columns: orderColumns(tableGrammars, "M1", "M2"),
+	}
+	noise := func(n float64) func(string, int) (Config, bool) {
+		return func(g string, order int) (Config, bool) {
+			c := base(opt, "nspda", g, order)
+			c.Noise = n
+			return c, true
+		}
+	}
+	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperNoise, []func(string, int) (Config, bool){noise(0), noise(RegNoise)})
+	return t
+}
+
+func algorithmsTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:    "algorithms",
+		Title:   "Appendix: % error on test60 (lengths 22–60) of the NSPDA by learning algorithm (M1 = 2nd order, M2 = 3rd order)",
+		About:   fmt.Sprintf("NSPDA with Hint #2, the two-stage curriculum and the noise regularizer at %d%%, trained with BPTT, truncated BPTT (window 50), RTRL or UORO.", RegNoise),
+		Rows:    []string{"BPTT", "TBPTT", "RTRL", "UORO"},
+		Columns: orderColumns(tableGrammars, "M1", "M2"),
+	}
+	algo := func(a string) func(string, int) (Config, bool) {
+		return func(g string, order int) (Config, bool) {
+			c := base(opt, "nspda", g, order)
+			c.Algo = a
+			return c, true
+		}
+	}
+	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperAlgorithms, []func(string, int) (Config, bool){
+		algo("bptt"), algo("tbptt"), algo("rtrl"), algo("uoro"),
+	})
+	return t
+}
+
+// comparisonRow is one model setting of Table 4.
+type comparisonRow struct {
+	label    string
+	model    string
+	order    int
+	noise    float64
+	rounding bool
+}
+
+// comparisonRows returns the paper's rows of Table 4 and its appendix
+// version, in its order, then any registered model the paper does not have.
+func comparisonRows() []comparisonRow {
+	rows := []comparisonRow{
+		{label: "RNN (elman)", model: "elman"},
+		{label: "LSTM (lstm)", model: "lstm"},
+		{label: "LSTM-p (lstm-peephole)", model: "lstm-peephole"},
+		{label: "GRU (gru)", model: "gru"},
+		{label: "Stack RNN 40+10 (stack-rnn)", model: "stack-rnn"},
+		{label: "Stack RNN 40+10 + rounding", model: "stack-rnn", rounding: true},
+		{label: "listRNN 40+5 (list-rnn)", model: "list-rnn"},
+		{label: "MI-RNN (mi-rnn, appendix)", model: "mi-rnn"},
+		{label: "MI-LSTM (mi-lstm, appendix)", model: "mi-lstm"},
+		{label: "MI-GRU (mi-gru, appendix)", model: "mi-gru"},
+		{label: "2nd order RNN (second-order)", model: "second-order"},
+		{label: "2nd order RNN reg", model: "second-order", noise: RegNoise},
+		{label: "NNPDA (nnpda)", model: "nnpda", order: 3},
+		{label: "NNPDA reg", model: "nnpda", order: 3, noise: RegNoise},
+		{label: "NSPDA M1", model: "nspda", order: 2, noise: RegNoise},
+		{label: "NSPDA M2", model: "nspda", order: 3, noise: RegNoise},
+	}
+	known := make(map[string]bool)
+	for _, r := range rows {
+		known[r.model] = true
+	}
+	for _, name := range model.Names() {
+		if !known[name] {
+			rows = append(rows, comparisonRow{label: name, model: name, order: 3, noise: -1})
+		}
+	}
+	return rows
+}
+
+func comparisonTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:  "comparison",
+		Title: "Table 4 and its appendix version: % error on the training set and on test60 (lengths 22–60), every model on every language",
+		About: fmt.Sprintf("Every registered model with its default size (stack RNN 40 units + 10 stacks, list RNN 40 + 5 lists) and default estimator "+
+			"(see nspda models), the two-stage curriculum; \"reg\" rows and the NSPDAs use the noise regularizer at %d%%, "+
+			"the NSPDAs Hint #2; \"+ rounding\" evaluates the stack RNN with hard actions.", RegNoise),
+	}
+	for _, g := range allGrammars {
+		t.Columns = append(t.Columns, Column{Label: g + " train", Grammar: g}, Column{Label: g + " test60", Grammar: g})
+	}
+	for _, row := range comparisonRows() {
+		t.Rows = append(t.Rows, row.label)
+		var cells []Cell
+		for ci, col := range t.Columns {
+			c := base(opt, row.model, col.Grammar, row.order)
+			if row.noise >= 0 {
+				c.Noise = row.noise
+			}
+			c.Rounding = row.rounding
+			m := Metric{Kind: TrainError}
+			if ci%2 == 1 {
+				m = Metric{Kind: TestError, Set: "test60"}
+			}
+			cells = append(cells, Cell{Configs: seeds(c, opt.Seeds), Metric: m, Paper: paperAt(paperComparison, row.label, ci)})
+		}
+		t.Cells = append(t.Cells, cells)
+	}
+	return t
+}
+
+// programmedSets are the test sets of the programmed table; --quick keeps
+// them all (evaluating a programmed network is fast).
+var programmedSets = []string{"test60", "test480", "test960"}
+
+func programmedTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:  "programmed",
+		Title: "Appendix: % error of programmed NSPDAs (rule insertion, no training) at lengths up to 60, 480 and 960",
+		About: "program.Compile of each language's PDA into a 2nd- or 3rd-order NSPDA with the default strength H, " +
+			"evaluated on the test sets generated with test seeds 1..seeds (so seeds vary the strings, not the network).",
+		Rows:       []string{"2nd order NSPDA", "3rd order NSPDA"},
+		Programmed: true,
+	}
+	for _, g := range allGrammars {
+		for _, set := range programmedSets {
+			n := strings.TrimPrefix(set, "test")
+			t.Columns = append(t.Columns, Column{Label: g + " n=" + n, Grammar: g, Series: ""})
+		}
+	}
+	for r, label := range t.Rows {
+		var cells []Cell
+		for ci, col := range t.Columns {
+			set := programmedSets[ci%len(programmedSets)]
+			c := Config{Grammar: col.Grammar, Model: "nspda", Order: 2 + r, Tests: []string{set}, Refine: 1}
+			cfgs := make([]Config, opt.Seeds)
+			for i := range cfgs {
+				cfgs[i] = c
+				cfgs[i].Seed, cfgs[i].TestSeed = uint64(i+1), uint64(i+1)
+			}
+			cells = append(cells, Cell{Configs: cfgs, Metric: Metric{Kind: TestError, Set: set}, Paper: paperAt(paperProgrammed, label, ci)})
+		}
+		t.Cells = append(t.Cells, cells)
+	}
+	return t
+}

@@ -1,0 +1,90 @@
+package experiment
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+
+	"github.com/nspda/nspda/model/nspda"
+)
+
+// PlanEntry is one line of a plan file: a run to do, by index.
+type PlanEntry struct {
+	Index  int    `json:"index"`
+	Table  string `json:"table"` // the table that asked for it (the first, when several share it)
+	Key    string `json:"key"`
+	Config Config `json:"config"`
+}
+
+// Plan is the runs of one or more tables, in order, without repeats.
+type Plan []PlanEntry
+
+// NewPlan lists the distinct configurations of the tables, in order.
+func NewPlan(tables ...*Table) Plan {
+	var p Plan
+	seen := make(map[string]bool)
+	for _, t := range tables {
+		for _, c := range t.Configs() {
+			if k := c.Key(); !seen[k] {
+				seen[k] = true
+				p = append(p, PlanEntry{Index: len(p), Table: t.Name, Key: k, Config: c})
+			}
+		}
+	}
+	return p
+}
+
+// Configs returns the plan's configurations in index order.
+func (p Plan) Configs() []Config {
+	out := make([]Config, len(p))
+	for i, e := range p {
+		out[i] = e.Config
+	}
+	return out
+}
+
+// WriteFile writes the plan as JSON lines, atomically.
+func (p Plan) WriteFile(path string) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, e := range p {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nspda.WriteFileAtomic(path, buf.Bytes())
+}
+
+// ReadPlan reads a plan file, checking that entry i has index i and that
+// every key is its configuration's (a plan written by another version of
+// nspda, whose Config differs, is refused rather than run under wrong keys).
+func ReadPlan(path string) (Plan, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p Plan
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
+			continue
+		}
+		var e PlanEntry
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+		}
+		if e.Index != len(p) {
+			return nil, fmt.Errorf("%s:%d: index %d, want %d", path, line, e.Index, len(p))
+		}
+		if k := e.Config.Key(); k != e.Key {
+			return nil, fmt.Errorf("%s:%d: key %s is not its configuration's (%s): the plan was written by another version of nspda", path, line, e.Key, k)
+		}
+		p = append(p, e)
+	}
+	return p, sc.Err()
+}

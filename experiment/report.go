@@ -1,0 +1,294 @@
+package experiment
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// Source gives the summary of a configuration's run, or nil if it has not
+// finished.
+type Source interface {
+	Summary(cfg Config) (*Summary, error)
+}
+
+// StoreSource reads summaries from a Store.
+type StoreSource struct{ Store Store }
+
+// Summary returns the stored summary of cfg, nil if it is not finished.
+func (s StoreSource) Summary(cfg Config) (*Summary, error) { return s.Store.Summary(cfg.Key()) }
+
+// CellResult is a cell's runs reduced to its metric.
+type CellResult struct {
+	Cell      Cell
+	Finished  int       // runs with a summary
+	Converged int       // finished runs that converged
+	Values    []float64 // the metric of each finished run that has it, in seed order
+	Budget    float64   // convergence metrics: the least epochs or characters a non-converged run spent
+	Stats     Stats     // of Values
+}
+
+// Runs is the number of runs the cell asks for.
+func (r CellResult) Runs() int { return len(r.Cell.Configs) }
+
+// Collate reduces every cell of t to a CellResult, reading summaries from src.
+func Collate(t *Table, src Source) ([][]CellResult, error) {
+	out := make([][]CellResult, len(t.Cells))
+	for i, row := range t.Cells {
+		for _, cell := range row {
+			r, err := collateCell(cell, src)
+			if err != nil {
+				return nil, err
+			}
+			out[i] = append(out[i], r)
+		}
+	}
+	return out, nil
+}
+
+func collateCell(cell Cell, src Source) (CellResult, error) {
+	r := CellResult{Cell: cell, Budget: math.Inf(1)}
+	for _, cfg := range cell.Configs {
+		sum, err := src.Summary(cfg)
+		if err != nil {
+			return r, err
+		}
+		if sum == nil {
+			continue
+		}
+		r.Finished++
+		if sum.Converged {
+			r.Converged++
+		} else {
+			r.Budget = math.Min(r.Budget, cell.Metric.Budget(sum))
+		}
+		if v, ok := cell.Metric.Value(sum); ok {
+			r.Values = append(r.Values, v)
+		}
+	}
+	r.Stats = Describe(r.Values)
+	return r, nil
+}
+
+// Ours renders our measurement of the cell, one line: "mean ± sd [95% CI
+// low, high]" (or the value alone for one seed), "k/n converged: values" when
+// a convergence metric did not converge in every run, with notes on runs
+// not converged or not finished.
+func (r CellResult) Ours() string {
+	m, n := r.Cell.Metric, r.Runs()
+	switch {
+	case r.Cell.Configs == nil:
+		return "not run"
+	case r.Finished == 0:
+		return fmt.Sprintf("not run yet (0/%d)", n)
+	}
+	var text string
+	var notes []string
+	switch {
+	case m.Convergence() && r.Converged == 0:
+		unit := map[MetricKind]string{Epochs: "epochs", Chars: "chars"}[m.Kind]
+		text = fmt.Sprintf("0/%d converged (> %.0f %s)", r.Finished, r.Budget, unit)
+	case m.Convergence() && r.Converged < r.Finished:
+		vals := make([]string, len(r.Values))
+		for i, v := range r.Values {
+			vals[i] = m.Format(v)
+		}
+		text = fmt.Sprintf("%d/%d converged: %s", r.Converged, r.Finished, strings.Join(vals, ", "))
+	case len(r.Values) == 0:
+		text = "no value"
+	default:
+		text = r.statsText()
+		if !m.Convergence() && r.Converged < r.Finished {
+			notes = append(notes, fmt.Sprintf("%d/%d converged", r.Converged, r.Finished))
+		}
+	}
+	if r.Finished < n {
+		notes = append(notes, fmt.Sprintf("%d/%d runs finished", r.Finished, n))
+	}
+	if len(notes) > 0 {
+		text += " (" + strings.Join(notes, "; ") + ")"
+	}
+	return text
+}
+
+func (r CellResult) statsText() string {
+	m, s := r.Cell.Metric, r.Stats
+	if s.N == 1 {
+		return m.Format(s.Mean) + " (1 seed)"
+	}
+	return fmt.Sprintf("%s ± %s [%s, %s]", m.Format(s.Mean), m.Format(s.SD), m.Format(s.Low), m.Format(s.High))
+}
+
+// Paper renders the paper's number, "—" when it has none.
+func (r CellResult) Paper() string {
+	if r.Cell.Paper == "" {
+		return "—"
+	}
+	return r.Cell.Paper
+}
+
+// Provenance is what every table and figure file says about how it was made.
+type Provenance struct {
+	Command    string // the command line
+	Seeds      int
+	Quick      bool
+	NoTraining bool   // the table's networks are programmed, not trained
+	Cores      int    // runtime.NumCPU()
+	GoVersion  string // runtime.Version()
+}
+
+// NewProvenance describes files made now by command with the grid options.
+func NewProvenance(command string, opt GridOptions) Provenance {
+	return Provenance{Command: command, Seeds: opt.Seeds, Quick: opt.Quick, Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
+}
+
+// Lines returns the provenance as lines of text.
+func (p Provenance) Lines() []string {
+	budget := "the paper's budgets (at most 500 epochs, 1987 + 2021 training strings)"
+	switch {
+	case p.NoTraining:
+		budget = "no training: programmed networks, the seeds draw the test strings"
+	case p.Quick:
+		budget = fmt.Sprintf("quick budgets (%d epochs, %d + %d training strings, test60 only): a smoke test, not a measurement", QuickEpochs, QuickStrings, QuickStrings)
+	}
+	return []string{
+		"Command: " + p.Command,
+		fmt.Sprintf("Seeds: %d (Config.Seed = 1..%d); %s", p.Seeds, p.Seeds, budget),
+		fmt.Sprintf("Machine: %d cores, %s", p.Cores, p.GoVersion),
+	}
+}
+
+// Markdown renders the table: a title, the provenance, what the grid is,
+// and one row per table row whose cells hold our measurement, then the
+// paper's number labelled "paper".
+func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n\n", t.Title)
+	for _, l := range prov.Lines() {
+		fmt.Fprintf(&b, "- %s\n", mdCode(l))
+	}
+	fmt.Fprintf(&b, "\n%s\n\n", t.About)
+	fmt.Fprintf(&b, "Each cell: **ours** — mean ± sample sd [95%% confidence interval of the mean, Student's t] over the seeds "+
+		"(a convergence metric over converged runs only: otherwise \"k/n converged\" and their values), "+
+		"then **paper** — the paper's number as printed. Metric: %s.\n\n", metricNames(t))
+	b.WriteString("| |")
+	for _, c := range t.Columns {
+		fmt.Fprintf(&b, " %s |", c.Label)
+	}
+	b.WriteString("\n|---|")
+	for range t.Columns {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for i, row := range t.Rows {
+		fmt.Fprintf(&b, "| %s |", row)
+		for _, r := range res[i] {
+			fmt.Fprintf(&b, " ours: %s<br>paper: %s |", r.Ours(), r.Paper())
+		}
+		b.WriteString("\n")
+	}
+	notes := tableNotes(t)
+	if len(notes) > 0 {
+		b.WriteString("\n")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "- %s\n", n)
+		}
+	}
+	if len(figures) > 0 {
+		b.WriteString("\nFigures:\n\n")
+		for _, f := range figures {
+			fmt.Fprintf(&b, "- [%s](%s.svg) ([PNG](%s.png))\n", f, f, f)
+		}
+	}
+	return b.Bytes()
+}
+
+// mdCode puts the command of a provenance line in backquotes.
+func mdCode(line string) string {
+	if cmd, ok := strings.CutPrefix(line, "Command: "); ok {
+		return "Command: `" + cmd + "`"
+	}
+	return line
+}
+
+// metricNames lists the table's distinct metrics.
+func metricNames(t *Table) string {
+	var names []string
+	for _, row := range t.Cells {
+		for _, c := range row {
+			if n := c.Metric.Name(); !containsString(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// tableNotes lists the distinct notes of the table's cells.
+func tableNotes(t *Table) []string {
+	var notes []string
+	for i, row := range t.Cells {
+		for _, c := range row {
+			if c.Note != "" && !containsString(notes, t.Rows[i]+": "+c.Note) {
+				notes = append(notes, t.Rows[i]+": "+c.Note)
+			}
+		}
+	}
+	return notes
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// CSVHeader is the header row of a table's CSV file.
+var CSVHeader = []string{"table", "row", "column", "metric", "runs", "finished", "converged", "n",
+	"mean", "sd", "ci95_low", "ci95_high", "values", "nonconverged_budget", "paper", "ours"}
+
+// CSV renders the table in long form, one line per cell, after "#" comment
+// lines with the provenance. Numbers have four decimals; values are our
+// per-seed values, ";"-separated; paper is the paper's number as printed.
+func CSV(t *Table, res [][]CellResult, prov Provenance) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s\n", t.Title)
+	for _, l := range prov.Lines() {
+		fmt.Fprintf(&b, "# %s\n", l)
+	}
+	w := csv.NewWriter(&b)
+	_ = w.Write(CSVHeader)
+	for i, row := range res {
+		for j, r := range row {
+			vals := make([]string, len(r.Values))
+			for k, v := range r.Values {
+				vals[k] = num(v)
+			}
+			budget := ""
+			if r.Cell.Metric.Convergence() && r.Converged < r.Finished {
+				budget = num(r.Budget)
+			}
+			_ = w.Write([]string{t.Name, t.Rows[i], t.Columns[j].Label, r.Cell.Metric.Name(),
+				strconv.Itoa(r.Runs()), strconv.Itoa(r.Finished), strconv.Itoa(r.Converged), strconv.Itoa(r.Stats.N),
+				num(r.Stats.Mean), num(r.Stats.SD), num(r.Stats.Low), num(r.Stats.High),
+				strings.Join(vals, ";"), budget, r.Cell.Paper, r.Ours()})
+		}
+	}
+	w.Flush()
+	return b.Bytes()
+}
+
+// num formats v with four decimals, "" for NaN.
+func num(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
