@@ -115,7 +115,13 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		sum.Sets = append(sum.Sets, r)
 	}
 	sum.WallSeconds = time.Since(start).Seconds()
-	return sum, writeJSON(filepath.Join(dir, SummaryFile), sum)
+	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+		return nil, err
+	}
+	// The run is finished: model.json holds its weights, and the checkpoint
+	// (the same weights plus the random streams) is no longer needed.
+	os.Remove(filepath.Join(dir, CheckpointFile))
+	return sum, nil
 }
 
 // setup is a prepared run.

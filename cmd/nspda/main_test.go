@@ -121,7 +121,7 @@ func TestTrainSmall(t *testing.T) {
 	if !strings.Contains(out, "test960") || !strings.Contains(out, "epoch   2/2") {
 		t.Errorf("train output %q", out)
 	}
-	for _, f := range []string{"config.json", "metrics.jsonl", "checkpoint.json", "model.json", "summary.json"} {
+	for _, f := range []string{"config.json", "metrics.jsonl", "model.json", "summary.json"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}

@@ -26,7 +26,8 @@ func newTrain() *cobra.Command {
 		Long: `train trains an NSPDA (or, with --model, a baseline) on a grammar's training
 split and evaluates it on test60, test480 and test960. DIR receives config.json,
 metrics.jsonl (one line per epoch), timing.jsonl, checkpoint.json (after every
-epoch), model.json and summary.json. --resume DIR continues a killed run.`,
+epoch, removed when the run finishes), model.json and summary.json. --resume DIR
+continues a killed run from its last checkpoint.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if resume != "" {
