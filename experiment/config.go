@@ -16,22 +16,23 @@ import (
 // Config is everything that determines a training run. Two runs with equal
 // Configs on the same machine produce the same metrics, byte for byte.
 type Config struct {
-	Grammar    string   `json:"grammar"`     // built-in name or PDA file
-	Model      string   `json:"model"`       // registry name
-	Order      int      `json:"order"`       // nspda: 2 or 3
-	Hidden     int      `json:"hidden"`      // state/hidden units; 0: the paper's rule (nspda) or the model's default
-	Stacks     int      `json:"stacks"`      // stack-rnn / list-rnn
-	Rounding   bool     `json:"rounding"`    // stack-rnn: hard actions at evaluation
-	Hints      int      `json:"hints"`       // nspda: 0 none, 1 or 2
-	HintH      float64  `json:"hint_h"`      // state-weight strength H of programmed hints
-	Algo       string   `json:"algo"`        // bptt, tbptt, rtrl, uoro; "" the model's default
-	Window     int      `json:"window"`      // tbptt window, in symbols
-	Curriculum string   `json:"curriculum"`  // standard, il, 2il
-	Noise      float64  `json:"noise"`       // adaptive noise regularizer, % of matrices (0: off)
-	NoiseScale float64  `json:"noise_scale"` // β of the regularizer
-	StageNoise float64  `json:"stage_noise"` // 2-IL stage-2 weight noise, %
-	Refine     int      `json:"refine"`      // K
-	EvalRefine int      `json:"eval_refine"` // iterations per symbol when classifying; 0: K
+	Grammar    string   `json:"grammar"`             // built-in name or PDA file
+	Model      string   `json:"model"`               // registry name
+	Order      int      `json:"order"`               // nspda: 2 or 3
+	Hidden     int      `json:"hidden"`              // state/hidden units; 0: the paper's rule (nspda) or the model's default
+	Stacks     int      `json:"stacks"`              // stack-rnn / list-rnn
+	Rounding   bool     `json:"rounding"`            // stack-rnn: hard actions at evaluation
+	Hints      int      `json:"hints"`               // nspda: 0 none, 1 or 2
+	HintH      float64  `json:"hint_h"`              // state-weight strength H of programmed hints
+	DeadHint   bool     `json:"dead_hint,omitempty"` // nnpda: the dead-state hint of Das, Giles and Sun
+	Algo       string   `json:"algo"`                // bptt, tbptt, rtrl, uoro; "" the model's default
+	Window     int      `json:"window"`              // tbptt window, in symbols
+	Curriculum string   `json:"curriculum"`          // standard, il, 2il
+	Noise      float64  `json:"noise"`               // adaptive noise regularizer, % of matrices (0: off)
+	NoiseScale float64  `json:"noise_scale"`         // β of the regularizer
+	StageNoise float64  `json:"stage_noise"`         // 2-IL stage-2 weight noise, %
+	Refine     int      `json:"refine"`              // K
+	EvalRefine int      `json:"eval_refine"`         // iterations per symbol when classifying; 0: K
 	LR         float64  `json:"lr"`
 	Clip       float64  `json:"clip"`
 	MaxEpochs  int      `json:"max_epochs"`
@@ -68,6 +69,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("hints must be none, 1 or 2")
 	case c.Hints > 0 && c.Model != "nspda":
 		return fmt.Errorf("hints apply to the nspda model only")
+	case c.DeadHint && c.Model != "nnpda":
+		return fmt.Errorf("the dead-state hint applies to the nnpda model only")
 	case c.Algo != "" && !slices.Contains([]string{"bptt", "tbptt", "rtrl", "uoro"}, c.Algo):
 		return fmt.Errorf("unknown algorithm %q (want bptt, tbptt, rtrl or uoro)", c.Algo)
 	case !slices.Contains([]string{"standard", "il", "2il"}, c.Curriculum):

@@ -23,7 +23,7 @@ func gridDigest(cfgs []Config) string {
 // TestGridSizes: the full grids have the paper's shape, five seeds each.
 func TestGridSizes(t *testing.T) {
 	want := map[string]int{
-		"hints":       4 * 8 * 5, // NNPDA and three NSPDA rows (the dead-neuron row is the paper's alone)
+		"hints":       5 * 8 * 5, // two NNPDA rows (without and with the dead-state hint) and three NSPDA rows
 		"incremental": 3 * 8 * 5,
 		"noise":       2 * 8 * 5,
 		"comparison":  len(comparisonRows()) * 5 * 5,

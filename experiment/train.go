@@ -242,6 +242,9 @@ func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train
 		if cfg.Model == "nspda" {
 			out[i].Hinted = train.Hinted(lang.PDA, cfg.Hints, syms)
 		}
+		if cfg.DeadHint {
+			out[i].DeadAt = train.DiesAt(lang.PDA, syms)
+		}
 	}
 	return out
 }

@@ -22,10 +22,9 @@ func (b *BPTT) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 	S := net.StateSize()
 	b.ds, b.ds2 = buf(b.ds, S), buf(b.ds2, S)
 	for i := b.tp.n - 1; i >= 0; i-- {
-		rec := b.tp.recs[i]
-		net.OutVJP(rec, nn.Sigmoid(b.tp.outs[i])-ex.Label, b.ds2, grad)
+		b.tp.outVJP(net, ex, i, b.ds2, grad)
 		nn.Zero(b.ds)
-		net.StepVJP(rec, b.ds2, b.ds, grad)
+		net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
 		b.ds, b.ds2 = b.ds2, b.ds
 	}
 	return loss
@@ -75,10 +74,9 @@ func (b *TBPTT) sweepFull(net nn.Net, ex Example, grad []float64) {
 	{
 		nn.Zero(b.ds2)
 		for i := b.tp.n - 1; i >= 0; i-- {
-			rec := b.tp.recs[i]
-			net.OutVJP(rec, nn.Sigmoid(b.tp.outs[i])-ex.Label, b.ds2, grad)
+			b.tp.outVJP(net, ex, i, b.ds2, grad)
 			nn.Zero(b.ds)
-			net.StepVJP(rec, b.ds2, b.ds, grad)
+			net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
 			b.ds, b.ds2 = b.ds2, b.ds
 		}
 	}
@@ -95,12 +93,11 @@ func (b *TBPTT) sweepWindowed(net nn.Net, ex Example, grad []float64, window int
 		stop := b.first[max(0, t-window+1)]
 		nn.Zero(b.ds2)
 		for i := end - 1; i >= stop; i-- {
-			rec := b.tp.recs[i]
 			if b.tp.sym[i] == t {
-				net.OutVJP(rec, nn.Sigmoid(b.tp.outs[i])-ex.Label, b.ds2, grad)
+				b.tp.outVJP(net, ex, i, b.ds2, grad)
 			}
 			nn.Zero(b.ds)
-			net.StepVJP(rec, b.ds2, b.ds, grad)
+			net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
 			b.ds, b.ds2 = b.ds2, b.ds
 		}
 	}

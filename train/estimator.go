@@ -18,6 +18,36 @@ type Example struct {
 	// transition a hint programs: they get one iteration, S(t) = 1 (paper eq.
 	// 6); the others get K. Nil means no hinted input.
 	Hinted []bool
+	// DeadAt, when positive, applies the dead-state hint of Das, Giles and
+	// Sun (1993, "selective string presentation"): the string is known to
+	// become illegal at symbol DeadAt (1-based), so processing stops after it
+	// (no end marker) and the net's dead neuron (DeadNeuron) is trained
+	// towards 1 there with the loss ½(1 − s_dead)².
+	DeadAt int
+}
+
+// DeadNeuron is implemented by nets with a designated dead-state neuron: its
+// index in the recurrent state, a value in (0, 1).
+type DeadNeuron interface {
+	DeadNeuron() int
+}
+
+// deadTerm returns the dead-state hint's loss on the state s2 after the last
+// iteration of a stopped string and adds its derivative into ds2 (when ds2
+// is not nil).
+func deadTerm(net nn.Net, s2, ds2 []float64) float64 {
+	d := net.(DeadNeuron).DeadNeuron()
+	e := 1 - s2[d]
+	if ds2 != nil {
+		ds2[d] -= e
+	}
+	return 0.5 * e * e
+}
+
+// stopsAt reports whether iteration it of input t is the last one of a string
+// stopped by the dead-state hint.
+func (ex Example) stopsAt(t, it, k int) bool {
+	return ex.DeadAt > 0 && t == ex.DeadAt-1 && it == k-1
 }
 
 // Estimator computes the gradient of one string's loss (paper eq. 6),
@@ -50,8 +80,14 @@ func (ex Example) input(net nn.Net, t int) int {
 	return net.InputSize() - 1
 }
 
-// Steps is the number of inputs, the end marker included.
-func (ex Example) Steps() int { return len(ex.Syms) + 1 }
+// Steps is the number of inputs, the end marker included (or the symbols up
+// to DeadAt, under the dead-state hint).
+func (ex Example) Steps() int {
+	if ex.DeadAt > 0 {
+		return ex.DeadAt
+	}
+	return len(ex.Syms) + 1
+}
 
 // tape keeps the records and states of a forward pass for reverse sweeps.
 // It grows to the longest string seen and is reused.
@@ -61,13 +97,14 @@ type tape struct {
 	outs   []float64   // logits
 	sym    []int       // input index t of each iteration
 	n      int         // iterations recorded
+	dead   int         // iteration carrying the dead-state hint's loss, or -1
 }
 
 // forward runs ex through net, recording every iteration, and returns the
 // loss.
 func (tp *tape) forward(net nn.Net, ex Example, refine int, rng *rand.Rand) float64 {
 	S := net.StateSize()
-	tp.n = 0
+	tp.n, tp.dead = 0, -1
 	tp.grow(net, S)
 	net.Start(tp.states[0], rng)
 	loss := 0.0
@@ -79,6 +116,10 @@ func (tp *tape) forward(net nn.Net, ex Example, refine int, rng *rand.Rand) floa
 			o := net.Step(tp.recs[i], tp.states[i], tp.states[i+1], l, it == 0, it == k-1)
 			tp.outs[i], tp.sym[i] = o, t
 			loss += nn.BCE(o, ex.Label)
+			if ex.stopsAt(t, it, k) {
+				tp.dead = i
+				loss += deadTerm(net, tp.states[i+1], nil)
+			}
 			tp.n++
 		}
 	}
@@ -99,6 +140,15 @@ func (tp *tape) grow(net nn.Net, S int) {
 		for i := range tp.states {
 			tp.states[i] = make([]float64, S)
 		}
+	}
+}
+
+// outVJP adds the loss terms of iteration i (its output and, under the
+// dead-state hint, the dead neuron) into ds2 and grad.
+func (tp *tape) outVJP(net nn.Net, ex Example, i int, ds2, grad []float64) {
+	net.OutVJP(tp.recs[i], nn.Sigmoid(tp.outs[i])-ex.Label, ds2, grad)
+	if i == tp.dead {
+		deadTerm(net, tp.states[i+1], ds2)
 	}
 }
 

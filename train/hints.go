@@ -103,3 +103,16 @@ func Hinted(p *grammar.PDA, level int, syms []int) []bool {
 	h[len(syms)] = p.Accepting(c)
 	return h
 }
+
+// DiesAt returns the 1-based position of the symbol at which the PDA has no
+// transition (the first point where the string becomes illegal whatever
+// follows), or 0 if it never dies. It is the oracle of the dead-state hint.
+func DiesAt(p *grammar.PDA, syms []int) int {
+	c := grammar.Config{State: p.Start}
+	for t, l := range syms {
+		if _, ok := p.Step(&c, l); !ok {
+			return t + 1
+		}
+	}
+	return 0
+}

@@ -51,6 +51,9 @@ func (r *RTRL) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 			r.propagate(net, S, P)
 			nn.Zero(r.gs)
 			net.OutVJP(r.rec, nn.Sigmoid(o)-ex.Label, r.gs, grad)
+			if ex.stopsAt(t, it, k) {
+				loss += deadTerm(net, r.s2, r.gs)
+			}
 			// grad += gsᵀ M
 			blas64.Gemv(blas.Trans, 1, blas64.General{Rows: S, Cols: P, Stride: P, Data: r.m}, blas64.Vector{N: S, Inc: 1, Data: r.gs}, 1, blas64.Vector{N: P, Inc: 1, Data: grad})
 			r.s, r.s2 = r.s2, r.s

@@ -76,6 +76,9 @@ func (u *UORO) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 			}
 			nn.Zero(u.gs)
 			net.OutVJP(u.rec, nn.Sigmoid(o)-ex.Label, u.gs, grad)
+			if ex.stopsAt(t, it, k) {
+				loss += deadTerm(net, u.s2, u.gs)
+			}
 			c := nn.Dot(u.gs, u.sTil)
 			for i, v := range u.thTil {
 				grad[i] += c * v

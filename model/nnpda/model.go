@@ -262,3 +262,7 @@ func (m *Model) fit(r *record) {
 
 // sigma1 is 2σ(v) − 1, the action neuron's activation.
 func sigma1(v float64) float64 { return math.Tanh(v / 2) }
+
+// DeadNeuron is the state neuron the dead-state hint of Das, Giles and Sun
+// trains towards 1 where a string becomes illegal: the last one, z_{J−1}.
+func (m *Model) DeadNeuron() int { return m.cfg.Hidden - 1 }
