@@ -6,10 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -29,60 +28,10 @@ func WriteJSONL(w io.Writer, ex []Example) error {
 	return bw.Flush()
 }
 
-// WriteFile writes ex to path as JSONL atomically: it writes a temporary file
-// in the same directory, syncs it and renames it over path, so path is either
-// left as it was or holds the whole new file. The file's mode is 0644.
-func WriteFile(path string, ex []Example) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return pathError(path, err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-			err = pathError(path, err)
-		}
-	}()
-	if err = WriteJSONL(tmp, ex); err != nil {
-		return err
-	}
-	if err = tmp.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	syncDir(filepath.Dir(path))
-	return nil
-}
-
-// pathError reports err against path rather than the temporary file's name.
-func pathError(path string, err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	var le *os.LinkError
-	if errors.As(err, &le) {
-		err = le.Err
-	}
-	return fmt.Errorf("%s: %w", path, err)
-}
-
-// syncDir makes a rename in dir durable where the system allows it; failure
-// only weakens durability, so it is ignored.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+// WriteFile writes ex to path as JSONL atomically: path is either left as it
+// was or holds the whole new file (mode 0644).
+func WriteFile(path string, ex []Example) error {
+	return atomicfile.Write(path, func(w io.Writer) error { return WriteJSONL(w, ex) })
 }
 
 // ReadJSONL reads the examples written by WriteJSONL. An error is one line,

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
@@ -63,7 +64,7 @@ func WriteReport(ctx context.Context, t *Table, s Store, o ReportOptions) ([]str
 		t.Name + ".csv": CSV(t, res, o.Provenance),
 	}
 	for _, name := range []string{t.Name + ".md", t.Name + ".csv"} {
-		if err := nspda.WriteFileAtomic(filepath.Join(o.Dir, name), files[name]); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(o.Dir, name), files[name]); err != nil {
 			return nil, err
 		}
 		written = append(written, name)
@@ -136,7 +137,7 @@ func writeFigures(ctx context.Context, t *Table, s Store, src Source, o ReportOp
 				return nil, nil, err
 			}
 			name := stem + "." + format
-			if err := nspda.WriteFileAtomic(filepath.Join(o.Dir, name), b); err != nil {
+			if err := atomicfile.WriteFile(filepath.Join(o.Dir, name), b); err != nil {
 				return nil, nil, err
 			}
 			files = append(files, name)
@@ -168,7 +169,7 @@ func WriteIndex(dir string, prov Provenance) error {
 			}
 		}
 	}
-	return nspda.WriteFileAtomic(filepath.Join(dir, IndexFile), b.Bytes())
+	return atomicfile.WriteFile(filepath.Join(dir, IndexFile), b.Bytes())
 }
 
 // firstHeading returns the text of a Markdown file's first "# " line.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"os"
 
 	"github.com/nspda/nspda/model/nspda"
@@ -54,7 +55,7 @@ func (p Plan) WriteFile(path string) error {
 			return err
 		}
 	}
-	return nspda.WriteFileAtomic(path, buf.Bytes())
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
 // ReadPlan reads a plan file, checking that entry i has index i and that

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
@@ -323,7 +324,7 @@ func openLines(path string, n int) (*os.File, error) {
 	for i := 0; i < n && sc.Scan(); i++ {
 		keep = append(append(keep, sc.Bytes()...), '\n')
 	}
-	if err := nspda.WriteFileAtomic(path, keep); err != nil {
+	if err := atomicfile.WriteFile(path, keep); err != nil {
 		return nil, err
 	}
 	return os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
@@ -363,7 +364,7 @@ func writeJSON(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return nspda.WriteFileAtomic(path, append(b, '\n'))
+	return atomicfile.WriteFile(path, append(b, '\n'))
 }
 
 func readConfig(dir string) (Config, error) {

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -93,7 +94,7 @@ func Save(path string, m nn.Model, evalRefine int) error {
 		Alphabet: string(m.Alphabet()), Refine: max(1, evalRefine), Config: cfg, Params: m.Params()}); err != nil {
 		return err
 	}
-	return nspda.WriteFileAtomic(path, buf.Bytes())
+	return atomicfile.WriteFile(path, buf.Bytes())
 }
 
 // Load reads a model file of any registered kind and returns the model and

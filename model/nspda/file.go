@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 )
 
 // FileFormat and FileVersion identify the model file this package writes.
@@ -139,25 +139,6 @@ func ReadFile(path string) (*Model, error) {
 	return m, nil
 }
 
-// WriteFileAtomic writes data to path through a temporary file and a rename.
-func WriteFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
-}
+// WriteFileAtomic writes data to path through a temporary file and a rename
+// (package internal/atomicfile), so that a crash never leaves a partial file.
+func WriteFileAtomic(path string, data []byte) error { return atomicfile.WriteFile(path, data) }
