@@ -12,7 +12,6 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"github.com/nspda/nspda/model/nspda"
 )
 
 // IndexFile is the page of an output directory that links every table and

@@ -8,7 +8,6 @@ import (
 	"github.com/nspda/nspda/internal/atomicfile"
 	"os"
 
-	"github.com/nspda/nspda/model/nspda"
 )
 
 // PlanEntry is one line of a plan file: a run to do, by index.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -232,7 +233,7 @@ func emitSlurm(w io.Writer, name string, tables []*experiment.Table, f reproFlag
 	job := experiment.SlurmJob{Name: "nspda-" + name, Binary: bin, Plan: planPath, Store: store, Logs: filepath.Join(dir, "logs"),
 		Tasks: len(plan), Parallel: f.slurmParallel, Options: f.slurmOptions}
 	script := filepath.Join(dir, name+".sbatch")
-	if err := nspda.WriteFileAtomic(script, []byte(job.Script())); err != nil {
+	if err := atomicfile.WriteFile(script, []byte(job.Script())); err != nil {
 		return err
 	}
 	if err := os.Chmod(script, 0o755); err != nil {
