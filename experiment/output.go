@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"golang.org/x/sync/errgroup"
-
 )
 
 // IndexFile is the page of an output directory that links every table and

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
 	"os"
-
 )
 
 // PlanEntry is one line of a plan file: a run to do, by index.

@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nspda/nspda/experiment"
-	"github.com/nspda/nspda/model/nspda"
 )
 
 // reproFlags are the settings of `nspda repro`.
