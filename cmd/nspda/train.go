@@ -55,10 +55,12 @@ continues a killed run from its last checkpoint.`,
 			}
 			w := cmd.OutOrStdout()
 			var progress experiment.Progress
+			done := func() {}
 			if !quiet {
-				progress = newProgress(w, cfg.MaxEpochs)
+				progress, done = newProgress(w, cfg.MaxEpochs)
 			}
 			sum, err := experiment.Train(cmd.Context(), cfg, out, resume != "", progress)
+			done()
 			if err != nil {
 				return err
 			}
@@ -99,18 +101,24 @@ continues a killed run from its last checkpoint.`,
 
 // newProgress shows a progress bar when w is a terminal, and prints one
 // plain line per epoch otherwise (cluster logs, pipes).
-func newProgress(w io.Writer, maxEpochs int) experiment.Progress {
+// The returned done ends the bar's line.
+func newProgress(w io.Writer, maxEpochs int) (p experiment.Progress, done func()) {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		bar := progressbar.NewOptions(maxEpochs, progressbar.OptionSetWriter(f),
-			progressbar.OptionSetWidth(30), progressbar.OptionShowCount(),
-			progressbar.OptionOnCompletion(func() { fmt.Fprintln(f) }))
+			progressbar.OptionSetWidth(30), progressbar.OptionShowCount())
+		started := false
 		return func(m train.Metrics, _ float64) {
-			bar.Describe(fmt.Sprintf("train %6.2f%%  valid %6.2f%%  loss %7.3f", m.TrainAcc, m.ValidAcc, m.Loss))
-			bar.Set(m.Epoch)
-		}
+				started = true
+				bar.Describe(fmt.Sprintf("train %6.2f%%  valid %6.2f%%  loss %7.3f", m.TrainAcc, m.ValidAcc, m.Loss))
+				bar.Set(m.Epoch)
+			}, func() {
+				if started {
+					fmt.Fprintln(f)
+				}
+			}
 	}
 	return func(m train.Metrics, seconds float64) {
 		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4f  chars %d  %.2fs\n",
 			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, m.LR, m.Chars, seconds)
-	}
+	}, func() {}
 }
