@@ -32,7 +32,7 @@ func checkAlphabet(m *nspda.Model, lang *grammar.Language) error {
 	return nil
 }
 
-// modelPDA returns a PDA over the model's alphabet with no transitions, used
+// modelAlphabet returns a PDA over the model's alphabet with no transitions, used
 // only to encode strings when no grammar is given.
 func modelAlphabet(m *nspda.Model) (*grammar.PDA, error) {
 	return grammar.New(grammar.PDA{Name: "model", Alphabet: m.Alphabet, States: []string{"q"}, Accept: []bool{false}})

@@ -46,7 +46,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // line (it does not type them).
 func isCobraUsage(msg string) bool {
 	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "flag needs an argument", "invalid argument", "required flag", "accepts ", "requires at least"} {
-		if strings.HasPrefix(msg, p) || strings.Contains(msg, p) {
+		if strings.HasPrefix(msg, p) {
 			return true
 		}
 	}
