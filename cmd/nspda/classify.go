@@ -34,7 +34,11 @@ func newClassify() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			run := m.NewRunner()
+			run := m.classifier()
+			net, isNSPDA := m.Model.(*nspda.Net)
+			if trace && !isNSPDA {
+				return usagef("--trace shows the NSPDA's states and stack; %s models have neither", m.Kind())
+			}
 			w := cmd.OutOrStdout()
 			for _, s := range args {
 				syms, err := alpha.Encode(s)
@@ -42,7 +46,7 @@ func newClassify() *cobra.Command {
 					return fmt.Errorf("string %q: %v", s, err)
 				}
 				if trace {
-					traceString(w, m, run, alpha, syms)
+					traceString(w, net.Model, net.Model.NewRunner(), alpha, syms)
 				}
 				ok, y := run.Classify(syms)
 				verdict := "reject"

@@ -42,13 +42,13 @@ number of strings, errors, error %, false accepts and false rejects. With
 				if refine < 1 {
 					return usagef("--refine must be at least 1")
 				}
-				m.EvalRefine = refine
+				m.refine = refine
 			}
 			var names []string
 			if data == "" || cmd.Flags().Changed("sets") {
 				names = splitList(sets)
 			}
-			run := m.NewRunner()
+			run := m.classifier()
 			var results []evaluate.Result
 			for _, name := range names {
 				ex, err := dataset.GenerateSplit(lang, name, seed)

@@ -142,3 +142,23 @@ func TestModels(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalBaseline: eval and classify read any model kind; --trace is for
+// NSPDAs only.
+func TestEvalBaseline(t *testing.T) {
+	dir := t.TempDir()
+	if _, errs, code := cli(t, "train", "--grammar", "anbn", "--model", "gru", "--hidden", "4", "--max-epochs", "1", "--quiet", "--out", dir); code != 0 {
+		t.Fatal(errs)
+	}
+	m := filepath.Join(dir, "model.json")
+	out, errs, code := cli(t, "eval", "--model", m, "--grammar", "anbn", "--sets", "test60")
+	if code != 0 || !strings.Contains(out, "test60") {
+		t.Fatalf("eval of a gru: exit %d, %q %q", code, out, errs)
+	}
+	if out, _, code := cli(t, "classify", "--model", m, "aabb"); code != 0 || !strings.Contains(out, `"aabb"`) {
+		t.Errorf("classify with a gru: exit %d, %q", code, out)
+	}
+	if _, errs, code := cli(t, "classify", "--model", m, "--trace", "aabb"); code != 2 {
+		t.Errorf("--trace on a gru: exit %d, %q", code, errs)
+	}
+}
