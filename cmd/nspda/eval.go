@@ -9,13 +9,14 @@ import (
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/model/nspda"
 )
 
 func newEval() *cobra.Command {
 	var (
 		mpath, gname, sets, data string
 		seed                     uint64
-		asJSON                   bool
+		asJSON, discretize       bool
 		refine                   int
 	)
 	cmd := &cobra.Command{
@@ -43,6 +44,13 @@ number of strings, errors, error %, false accepts and false rejects. With
 					return usagef("--refine must be at least 1")
 				}
 				m.refine = refine
+			}
+			if discretize {
+				n, ok := m.Model.(*nspda.Net)
+				if !ok {
+					return usagef("--discretize applies to NSPDA models, not %s", m.Kind())
+				}
+				m.Model = nspda.NewNet(n.Model.Discretize())
 			}
 			var names []string
 			if data == "" || cmd.Flags().Changed("sets") {
@@ -83,6 +91,7 @@ number of strings, errors, error %, false accepts and false rejects. With
 	f.StringVar(&data, "data", "", "a JSONL file of labelled strings to evaluate")
 	f.BoolVar(&asJSON, "json", false, `print {"sets": [...]} as JSON`)
 	f.IntVar(&refine, "refine", 1, "state iterations per symbol (default: the model's own)")
+	f.BoolVar(&discretize, "discretize", false, "NSPDA: evaluate with ternary weights (the paper's discretization before evaluation)")
 	return cmd
 }
 

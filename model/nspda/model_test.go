@@ -271,3 +271,23 @@ func TestWriteFileIsAtomic(t *testing.T) {
 		t.Errorf("directory holds %d entries after failed writes, want 1", len(entries))
 	}
 }
+
+func TestDiscretize(t *testing.T) {
+	m := randomModel(t, Third, 2, 4, 2, 5)
+	d := m.Discretize()
+	for _, w := range [][]float64{d.Ws, d.Wa} {
+		vals := map[float64]bool{}
+		for _, v := range w {
+			vals[math.Abs(v)] = true
+		}
+		if len(vals) != 2 || !vals[0] {
+			t.Errorf("discretized tensor takes magnitudes %v, want {0, α}", vals)
+		}
+	}
+	if d.Bs[0] != m.Bs[0] || d.Wo[1] != m.Wo[1] {
+		t.Error("biases or output weights changed")
+	}
+	if m.Ws[0] == d.Ws[0] && m.Ws[1] == d.Ws[1] {
+		t.Error("the original model was modified or nothing changed")
+	}
+}
