@@ -6,10 +6,7 @@ import "github.com/nspda/nspda/grammar"
 // missing transition enters (with a no-op) and that loops on every input.
 // The completed PDA accepts exactly the same strings.
 func complete(p *grammar.PDA) (*grammar.PDA, error) {
-	name := "dead"
-	for taken(p.States, name) {
-		name += "'"
-	}
+	name := DeadName(p)
 	L := p.L()
 	q := grammar.PDA{
 		Name: p.Name, Alphabet: p.Alphabet, Start: p.Start, EmptyStack: p.EmptyStack,
@@ -45,4 +42,14 @@ func taken(names []string, name string) bool {
 		}
 	}
 	return false
+}
+
+// DeadName is the name Options.Dead gives the added dead state: "dead", with
+// primes added while p already has a state of that name.
+func DeadName(p *grammar.PDA) string {
+	name := "dead"
+	for taken(p.States, name) {
+		name += "'"
+	}
+	return name
 }

@@ -81,7 +81,7 @@ func deadRule(p *grammar.PDA, q, l, k int) string {
 	if k < p.L() {
 		top = string(p.Alphabet[k])
 	}
-	return fmt.Sprintf("%s -%c,%s-> dead noop", p.States[q], p.Alphabet[l], top)
+	return fmt.Sprintf("%s -%c,%s-> %s noop", p.States[q], p.Alphabet[l], top, program.DeadName(p))
 }
 
 // Hinted marks the inputs of syms (then the end marker) whose state
