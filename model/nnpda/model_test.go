@@ -348,64 +348,13 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-// bptt is an allocation-free forward and backward pass over one string with
-// one iteration per symbol, using preallocated records and states.
-type bptt struct {
-	net           nn.Net
-	recs          []any
-	states        [][]float64
-	ds, ds2, grad []float64
-	jv            []float64
-	jvp           bool // also run StepJVP at every iteration
-}
-
-func newBPTT(net nn.Net, maxLen int) *bptt {
-	b := &bptt{net: net, jvp: true}
-	n := net.StateSize()
-	for range maxLen + 1 {
-		b.recs = append(b.recs, net.NewRecord())
-	}
-	for range maxLen + 2 {
-		b.states = append(b.states, make([]float64, n))
-	}
-	b.ds, b.ds2, b.jv, b.grad = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, len(net.Params()))
-	return b
-}
-
-func (b *bptt) run(syms []int, label float64) float64 {
-	net := b.net
-	net.Start(b.states[0], nil)
-	end := net.InputSize() - 1
-	loss := 0.0
-	var outs [64]float64
-	for t := 0; t <= len(syms); t++ {
-		l := end
-		if t < len(syms) {
-			l = syms[t]
-		}
-		outs[t] = net.Step(b.recs[t], b.states[t], b.states[t+1], l, true, true)
-		loss += nn.BCE(outs[t], label)
-	}
-	clear(b.ds2)
-	for t := len(syms); t >= 0; t-- {
-		net.OutVJP(b.recs[t], nn.Sigmoid(outs[t])-label, b.ds2, b.grad)
-		clear(b.ds)
-		net.StepVJP(b.recs[t], b.ds2, b.ds, b.grad)
-		if b.jvp {
-			net.StepJVP(b.recs[t], b.ds2, b.jv) // exercised for allocations only
-		}
-		b.ds, b.ds2 = b.ds2, b.ds
-	}
-	return loss
-}
-
 func TestNoAllocs(t *testing.T) {
 	syms := []int{0, 1, 1, 0, 0, 1, 1, 1}
 	for _, order := range []int{3, 2} {
 		m := small(t, order, len(syms), 7)
-		b := newBPTT(m, len(syms))
-		b.run(syms, 1)
-		if n := testing.AllocsPerRun(20, func() { b.run(syms, 1) }); n != 0 {
+		b := nntest.NewPass(m, len(syms))
+		b.Run(syms, 1)
+		if n := testing.AllocsPerRun(20, func() { b.Run(syms, 1) }); n != 0 {
 			t.Errorf("order %d: %v allocations per string", order, n)
 		}
 	}

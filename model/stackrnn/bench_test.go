@@ -1,6 +1,7 @@
 package stackrnn
 
 import (
+	"github.com/nspda/nspda/nn/nntest"
 	"math/rand/v2"
 	"testing"
 
@@ -22,12 +23,12 @@ func benchStep(b *testing.B, spec nn.Spec) {
 	for i := range syms {
 		syms[i] = rng.IntN(2)
 	}
-	bp := newBPTT(m, len(syms))
-	bp.jvp = false
+	bp := nntest.NewPass(m, len(syms))
+	bp.JVP = false
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		bp.run(syms, 1)
+		bp.Run(syms, 1)
 	}
 	b.ReportMetric(float64(b.N*(len(syms)+1))/b.Elapsed().Seconds(), "chars/s")
 }
