@@ -42,6 +42,10 @@ type Config struct {
 	Positives  int      `json:"positives"` // training positives; 0: the paper's 1987
 	Negatives  int      `json:"negatives"` // training negatives; 0: the paper's 2021
 	Tests      []string `json:"tests"`     // test sets evaluated at the end
+	// KeepBest ends the run with the weights of its best epoch on the whole
+	// validation set rather than its last (omitted from the key when false,
+	// so stored results of earlier versions keep their names).
+	KeepBest bool `json:"keep_best,omitempty"`
 }
 
 // Defaults returns the configuration of a bare `nspda train`: the paper's

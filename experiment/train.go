@@ -33,6 +33,7 @@ type Summary struct {
 	Chars           int64             `json:"chars"`             // input symbols presented, to convergence or in all
 	CharsToConverge *int64            `json:"chars_to_converge"` // null if not converged
 	TrainErrorPct   float64           `json:"train_error_pct"`
+	SelectedEpoch   int               `json:"selected_epoch,omitempty"` // with keep_best: the epoch whose weights were kept
 	Sets            []evaluate.Result `json:"sets"`
 	J               int               `json:"J,omitempty"` // nspda state neurons
 	Params          int               `json:"params"`
@@ -98,7 +99,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		return nil, err
 	}
 	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
-		TrainErrorPct: 100 - res.TrainAcc, J: setup.j, Params: len(setup.net.Params()), Algorithm: cfg.Algorithm()}
+		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, J: setup.j, Params: len(setup.net.Params()), Algorithm: cfg.Algorithm()}
 	if res.Converged {
 		sum.CharsToConverge = &res.Chars
 	}
@@ -276,6 +277,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Noise:      train.Noise{Percent: cfg.Noise, Scale: cfg.NoiseScale},
 		StageNoise: train.Noise{Percent: cfg.StageNoise, Scale: cfg.NoiseScale},
 		Seed:       cfg.Seed,
+		KeepBest:   cfg.KeepBest,
 	}, nil
 }
 

@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/train"
 )
 
@@ -160,5 +164,85 @@ func TestSummary(t *testing.T) {
 	}
 	if disk.Converged != (disk.CharsToConverge != nil) {
 		t.Errorf("converged %v but chars_to_converge %v", disk.Converged, disk.CharsToConverge)
+	}
+}
+
+// TestKeepBest: keep-best changes which weights a run ends with, never its
+// training (same metrics.jsonl); the weights it keeps are those of the
+// selected epoch (a run stopped at that epoch saves the same model.json);
+// no epoch classifies the validation set better than the selected one; a
+// resumed keep-best run ends like an uninterrupted one; and a configuration
+// without it keeps the key it had before the option existed.
+func TestKeepBest(t *testing.T) {
+	cfg := small()
+	cfg.MaxEpochs = 8
+	cfg.Positives, cfg.Negatives = 400, 400
+	cfg.Noise = 15
+	plain, best := t.TempDir(), t.TempDir()
+	if _, err := Train(context.Background(), cfg, plain, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	kb := cfg
+	kb.KeepBest = true
+	sum, err := Train(context.Background(), kb, best, false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(read(t, filepath.Join(plain, MetricsFile)), read(t, filepath.Join(best, MetricsFile))) {
+		t.Fatal("keep-best changed the training's metrics")
+	}
+	// With these settings the last epoch is not the best (checked below), so
+	// the test sees the selection at work.
+	if sum.SelectedEpoch < 1 || sum.SelectedEpoch >= kb.MaxEpochs {
+		t.Fatalf("selected epoch %d of %d", sum.SelectedEpoch, kb.MaxEpochs)
+	}
+	lang, err := grammar.Load(cfg.Grammar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid, err := dataset.GenerateSplit(lang, "valid", cfg.DataSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	validErrors := func(dir string) int {
+		m, refine, err := model.Load(filepath.Join(dir, ModelFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := evaluate.Run("valid", model.Classifier(m, refine), lang.PDA, valid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Errors
+	}
+	kept := validErrors(best)
+	for e := 1; e <= kb.MaxEpochs; e++ {
+		c := cfg
+		c.MaxEpochs = e
+		dir := t.TempDir()
+		if _, err := Train(context.Background(), c, dir, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		if n := validErrors(dir); n < kept {
+			t.Errorf("epoch %d: %d validation errors, the kept epoch %d has %d", e, n, sum.SelectedEpoch, kept)
+		}
+		if e == sum.SelectedEpoch && !bytes.Equal(read(t, filepath.Join(dir, ModelFile)), read(t, filepath.Join(best, ModelFile))) {
+			t.Errorf("the kept weights are not those of epoch %d", e)
+		}
+	}
+	broken := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := Train(ctx, kb, broken, false, cancelAfter(3, cancel)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	if _, err := Train(context.Background(), Config{}, broken, true, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(read(t, filepath.Join(broken, ModelFile)), read(t, filepath.Join(best, ModelFile))) {
+		t.Error("a resumed keep-best run kept other weights")
+	}
+	b, _ := json.Marshal(cfg)
+	if bytes.Contains(b, []byte("keep_best")) {
+		t.Errorf("a configuration without keep-best names it: %s", b)
 	}
 }

@@ -24,6 +24,10 @@ type Settings struct {
 	Noise      Noise    // the adaptive noise regularizer, every epoch (Percent 0: off)
 	StageNoise Noise    // weight noise of 2-IL's second stage
 	Seed       uint64   // seeds the order, read, noise, schedule and UORO streams
+	// KeepBest ends the run with the weights of the epoch that classified the
+	// whole validation set best (ties: the better training accuracy, then the
+	// earlier epoch) instead of the last epoch's (Algorithm 1 returns the last).
+	KeepBest bool
 }
 
 // Env is what is trained, on what.
@@ -65,6 +69,15 @@ type Checkpoint struct {
 	ConvergedEpoch int               `json:"converged_epoch"`
 	ConvergedChars int64             `json:"converged_chars"`
 	Finished       bool              `json:"finished"`
+	Best           *Best             `json:"best,omitempty"` // with Settings.KeepBest
+}
+
+// Best is the epoch a KeepBest run selects so far, with its weights.
+type Best struct {
+	Epoch    int       `json:"epoch"`
+	ValidAcc float64   `json:"valid_acc"` // fraction of the whole validation set
+	TrainAcc float64   `json:"train_acc"` // fraction of the training set
+	Params   []float64 `json:"params"`
 }
 
 // Recorder receives each epoch's metrics and checkpoint.
@@ -78,7 +91,8 @@ type Result struct {
 	Converged bool    // training accuracy reached 100%
 	Epochs    int     // epochs run (to convergence, if converged)
 	Chars     int64   // input symbols presented (to convergence, if converged)
-	TrainAcc  float64 // final training accuracy, %
+	TrainAcc  float64 // training accuracy of the weights the run ends with, %
+	Selected  int     // with KeepBest: the epoch whose weights the run ends with
 }
 
 // streamNames are the run's independent random streams.
@@ -154,6 +168,9 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			Stage: phase.Stage, MaxLen: phase.MaxLen, Strings: len(subset),
 		}
 		st.cp.Last = &report
+		if set.KeepBest {
+			st.keepBest(env, report.TrainAcc, params)
+		}
 		if report.TrainAcc == 1 {
 			st.cp.Converged, st.cp.ConvergedEpoch, st.cp.ConvergedChars = true, st.cp.Epoch, st.cp.Chars
 		}
@@ -171,7 +188,35 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	if st.cp.Last != nil {
 		res.TrainAcc = 100 * st.cp.Last.TrainAcc
 	}
+	if b := st.cp.Best; set.KeepBest && b != nil {
+		copy(params, b.Params)
+		res.TrainAcc, res.Selected = 100*b.TrainAcc, b.Epoch
+	}
 	return res, nil
+}
+
+// keepBest records the current weights as the best so far if they classify
+// the whole validation set better than the best so far (ties: better on the
+// training set; otherwise the earlier epoch stays).
+func (st *runState) keepBest(env Env, trainAcc float64, params []float64) {
+	cls := env.Classifier()
+	right := 0
+	for _, ex := range env.Valid {
+		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
+			right++
+		}
+	}
+	va := ratio(right, len(env.Valid))
+	b := st.cp.Best
+	if b != nil && (va < b.ValidAcc || va == b.ValidAcc && trainAcc <= b.TrainAcc) {
+		return
+	}
+	if b == nil {
+		b = &Best{Params: make([]float64, len(params))}
+		st.cp.Best = b
+	}
+	b.Epoch, b.ValidAcc, b.TrainAcc = st.cp.Epoch, va, trainAcc
+	copy(b.Params, params)
 }
 
 // runState is the part of a run a checkpoint saves.

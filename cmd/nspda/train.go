@@ -68,6 +68,9 @@ continues a killed run from its last checkpoint.`,
 			if sum.Converged {
 				state = fmt.Sprintf("converged after %d epochs (%d characters)", sum.Epochs, sum.Chars)
 			}
+			if sum.SelectedEpoch > 0 {
+				state += fmt.Sprintf("; kept the weights of epoch %d", sum.SelectedEpoch)
+			}
 			fmt.Fprintf(w, "%s on %s: %s; training error %.2f%%; %.1fs -> %s\n", sum.Config.Model, sum.Config.Grammar, state, sum.TrainErrorPct, sum.WallSeconds, out)
 			return printResults(cmd, sum.Sets, false)
 		},
@@ -91,6 +94,7 @@ continues a killed run from its last checkpoint.`,
 	f.IntVar(&cfg.EvalRefine, "eval-refine", 0, "iterations per symbol when classifying (default: K)")
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
 	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
+	f.BoolVar(&cfg.KeepBest, "keep-best", false, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
 	f.Uint64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "seed of the training and validation data")
 	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
