@@ -25,11 +25,12 @@ func (s StoreSource) Summary(cfg Config) (*Summary, error) { return s.Store.Summ
 // CellResult is a cell's runs reduced to its metric.
 type CellResult struct {
 	Cell      Cell
-	Finished  int       // runs with a summary
-	Converged int       // finished runs that converged
-	Values    []float64 // the metric of each finished run that has it, in seed order
-	Budget    float64   // convergence metrics: the least epochs or characters a non-converged run spent
-	Stats     Stats     // of Values
+	Finished  int                // runs with a summary
+	Converged int                // finished runs that converged
+	Values    []float64          // the metric of each finished run that has it, in seed order
+	Budget    float64            // convergence metrics: the least epochs or characters a non-converged run spent
+	Stats     Stats              // of Values
+	wall      map[string]float64 // wall seconds of each finished run, by key
 }
 
 // Runs is the number of runs the cell asks for.
@@ -61,6 +62,10 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 			continue
 		}
 		r.Finished++
+		if r.wall == nil {
+			r.wall = map[string]float64{}
+		}
+		r.wall[cfg.Key()] = sum.WallSeconds
 		if sum.Converged {
 			r.Converged++
 		} else {
@@ -162,6 +167,28 @@ func (p Provenance) Lines() []string {
 	}
 }
 
+// Compute counts the distinct runs a collated table asks for, those
+// finished, and the sum of the finished runs' wall-clock seconds (a run that
+// appears in several cells, as one run's train and test error do, counts once).
+func Compute(t *Table, res [][]CellResult) (finished, runs int, seconds float64) {
+	all := map[string]bool{}
+	done := map[string]float64{}
+	for i, row := range res {
+		for j, r := range row {
+			for _, cfg := range t.Cells[i][j].Configs {
+				all[cfg.Key()] = true
+			}
+			for k, w := range r.wall {
+				done[k] = w
+			}
+		}
+	}
+	for _, w := range done {
+		seconds += w
+	}
+	return len(done), len(all), seconds
+}
+
 // Markdown renders the table: a title, the provenance, what the grid is,
 // and one row per table row whose cells hold our measurement, then the
 // paper's number labelled "paper".
@@ -170,6 +197,10 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 	fmt.Fprintf(&b, "# %s\n\n", t.Title)
 	for _, l := range prov.Lines() {
 		fmt.Fprintf(&b, "- %s\n", mdCode(l))
+	}
+	if !prov.NoTraining {
+		done, runs, secs := Compute(t, res)
+		fmt.Fprintf(&b, "- Runs: %d of %d finished; compute: %.1f hours (the sum of the finished runs' `wall_seconds`)\n", done, runs, secs/3600)
 	}
 	fmt.Fprintf(&b, "\n%s\n\n", t.About)
 	fmt.Fprintf(&b, "Each cell: **ours** — mean ± sample sd [95%% confidence interval of the mean, Student's t] over the seeds "+

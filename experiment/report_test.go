@@ -110,3 +110,26 @@ func TestMarkdownAndCSV(t *testing.T) {
 		t.Errorf("CSV lacks %q:\n%s", want, csv)
 	}
 }
+
+// TestCompute: the compute line counts each run once, though the
+// comparison table shows every run twice (train and test60 error), and sums
+// the wall seconds of the finished runs only.
+func TestCompute(t *testing.T) {
+	tab, _ := Grid("comparison", GridOptions{Seeds: 5})
+	src := fakeRuns([]float64{1, 2, 3}, []int{9, 9, 9}, []bool{true, true, true}) // seeds 1..3 finished
+	for _, s := range src {
+		s.WallSeconds = 720
+	}
+	res, err := Collate(tab, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done, runs, secs := Compute(tab, res)
+	if runs != 400 || done != 240 || secs != 240*720 {
+		t.Fatalf("Compute = %d of %d runs, %v s; want 240 of 400, %v s", done, runs, secs, 240*720.0)
+	}
+	md := string(Markdown(tab, res, Provenance{Command: "nspda repro comparison", Seeds: 5}, nil))
+	if want := "- Runs: 240 of 400 finished; compute: 48.0 hours"; !strings.Contains(md, want) {
+		t.Errorf("Markdown lacks %q", want)
+	}
+}
