@@ -89,6 +89,7 @@ continues a killed run from its last checkpoint.`,
 	f.IntVar(&cfg.Window, "window", cfg.Window, "tbptt window, in symbols")
 	f.StringVar(&cfg.Curriculum, "curriculum", cfg.Curriculum, "curriculum: standard, il or 2il")
 	f.Float64Var(&cfg.Noise, "noise", cfg.Noise, "adaptive noise regularizer: percent of matrices perturbed (0: off)")
+	f.Float64Var(&cfg.StageNoise, "stage-noise", cfg.StageNoise, "2il: weight noise of the second stage, percent of matrices (the regularizer's, if --noise is higher)")
 	f.Float64Var(&cfg.NoiseScale, "noise-scale", cfg.NoiseScale, "scale β of the noise regularizer")
 	f.IntVar(&cfg.Refine, "refine", cfg.Refine, "iterative refinement K")
 	f.IntVar(&cfg.EvalRefine, "eval-refine", 0, "iterations per symbol when classifying (default: K)")
