@@ -24,6 +24,9 @@ const RegNoise = 15
 type GridOptions struct {
 	Seeds int  // runs per cell, Config.Seed = 1..Seeds (at least 1)
 	Quick bool // small budgets: see Quick
+	// KeepBest: every run ends with its best-validation weights
+	// (Config.KeepBest) rather than its last, as Algorithm 1 does.
+	KeepBest bool
 }
 
 // Quick budgets: a smoke test of the whole pipeline, not a measurement.
@@ -127,6 +130,7 @@ func base(opt GridOptions, name, grammar string, order int) Config {
 		c.Noise = RegNoise
 	}
 	c.Algo = c.Algorithm()
+	c.KeepBest = opt.KeepBest
 	if opt.Quick {
 		c.MaxEpochs = QuickEpochs
 		c.Positives, c.Negatives = QuickStrings, QuickStrings

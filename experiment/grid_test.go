@@ -173,3 +173,34 @@ func TestPaperNumbersPlaced(t *testing.T) {
 		t.Error("NA parsed as a number")
 	}
 }
+
+// TestGridKeepBest: --keep-best marks every run of a grid, so its runs have
+// keys of their own, and the tables say which weights they report.
+func TestGridKeepBest(t *testing.T) {
+	plain, _ := Grid("comparison", GridOptions{Seeds: 2})
+	kb, _ := Grid("comparison", GridOptions{Seeds: 2, KeepBest: true})
+	keys := map[string]bool{}
+	for _, c := range plain.Configs() {
+		keys[c.Key()] = true
+	}
+	runs := kb.Configs()
+	if len(runs) != len(keys) {
+		t.Fatalf("%d keep-best runs, %d plain ones", len(runs), len(keys))
+	}
+	for _, c := range runs {
+		if !c.KeepBest || keys[c.Key()] {
+			t.Fatalf("keep-best grid run %+v: KeepBest %v, shares a plain run's key %v", c, c.KeepBest, keys[c.Key()])
+		}
+	}
+	for _, tc := range []struct {
+		opt  GridOptions
+		want string
+	}{
+		{GridOptions{Seeds: 5}, "weights of its last epoch (Algorithm 1)"},
+		{GridOptions{Seeds: 5, KeepBest: true}, "best epoch on the validation set (--keep-best)"},
+	} {
+		if l := NewProvenance("nspda repro comparison", tc.opt).Lines()[1]; !strings.Contains(l, tc.want) {
+			t.Errorf("provenance %q lacks %q", l, tc.want)
+		}
+	}
+}

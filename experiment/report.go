@@ -142,13 +142,14 @@ type Provenance struct {
 	Seeds      int
 	Quick      bool
 	NoTraining bool   // the table's networks are programmed, not trained
+	KeepBest   bool   // runs end with their best-validation weights
 	Cores      int    // runtime.NumCPU()
 	GoVersion  string // runtime.Version()
 }
 
 // NewProvenance describes files made now by command with the grid options.
 func NewProvenance(command string, opt GridOptions) Provenance {
-	return Provenance{Command: command, Seeds: opt.Seeds, Quick: opt.Quick, Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
+	return Provenance{Command: command, Seeds: opt.Seeds, Quick: opt.Quick, KeepBest: opt.KeepBest, Cores: runtime.NumCPU(), GoVersion: runtime.Version()}
 }
 
 // Lines returns the provenance as lines of text.
@@ -159,6 +160,13 @@ func (p Provenance) Lines() []string {
 		budget = "no training: programmed networks, the seeds draw the test strings"
 	case p.Quick:
 		budget = fmt.Sprintf("quick budgets (%d epochs, %d + %d training strings, test60 only): a smoke test, not a measurement", QuickEpochs, QuickStrings, QuickStrings)
+	}
+	switch {
+	case p.NoTraining:
+	case p.KeepBest:
+		budget += "; each run's weights of its best epoch on the validation set (--keep-best)"
+	default:
+		budget += "; each run's weights of its last epoch (Algorithm 1)"
 	}
 	return []string{
 		"Command: " + p.Command,

@@ -20,14 +20,14 @@ import (
 
 // reproFlags are the settings of `nspda repro`.
 type reproFlags struct {
-	seeds, workers    int
-	quick, tablesOnly bool
-	noFigures         bool
-	store, out        string
-	plan, emitSlurm   string
-	binary            string
-	slurmOptions      []string
-	slurmParallel     int
+	seeds, workers      int
+	quick, tablesOnly   bool
+	noFigures, keepBest bool
+	store, out          string
+	plan, emitSlurm     string
+	binary              string
+	slurmOptions        []string
+	slurmParallel       int
 }
 
 func newRepro() *cobra.Command {
@@ -63,7 +63,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 			if err := f.check(cmd); err != nil {
 				return err
 			}
-			tables, err := reproTables(args[0], experiment.GridOptions{Seeds: f.seeds, Quick: f.quick})
+			tables, err := reproTables(args[0], experiment.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
 			if err != nil {
 				return usageError{err}
 			}
@@ -80,7 +80,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 					return err
 				}
 			}
-			prov := experiment.NewProvenance(commandLine(cmd, args), experiment.GridOptions{Seeds: f.seeds, Quick: f.quick})
+			prov := experiment.NewProvenance(commandLine(cmd, args), experiment.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
 			for _, t := range tables {
 				files, err := experiment.WriteReport(cmd.Context(), t, store, experiment.ReportOptions{
 					Dir: f.out, Provenance: prov, Workers: f.workers, NoFigures: f.noFigures})
@@ -98,6 +98,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 	fl.BoolVar(&f.quick, "quick", false, "one seed and tiny budgets: a smoke test of the pipeline, not a measurement")
 	fl.StringVar(&f.store, "store", "results", "results store: one directory per run")
 	fl.StringVar(&f.out, "out", "", "directory of tables, figures and index.md (default tables, or tables-quick with --quick)")
+	fl.BoolVar(&f.keepBest, "keep-best", false, "every run ends with its best-validation weights (other keys; write to another --out)")
 	fl.BoolVar(&f.tablesOnly, "tables-only", false, "write tables and figures from the store; train nothing")
 	fl.BoolVar(&f.noFigures, "no-figures", false, "write the tables only, no figures")
 	fl.StringVar(&f.plan, "plan", "", "write the runs to this JSON-lines file and stop")
