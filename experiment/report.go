@@ -120,6 +120,30 @@ func (r CellResult) Ours() string {
 	return text
 }
 
+// Brief renders our measurement in a few characters for the at-a-glance
+// table: the mean, "k/n conv." for a convergence metric not reached by every
+// run, "(f/n)" when not every run has finished, "–" when none has.
+func (r CellResult) Brief() string {
+	m, n := r.Cell.Metric, r.Runs()
+	var text string
+	switch {
+	case r.Cell.Configs == nil:
+		return "not run"
+	case r.Finished == 0:
+		return "–"
+	case m.Convergence() && r.Converged < r.Finished:
+		text = fmt.Sprintf("%d/%d conv.", r.Converged, r.Finished)
+	case len(r.Values) == 0:
+		text = "no value"
+	default:
+		text = m.Format(r.Stats.Mean)
+	}
+	if r.Finished < n {
+		text += fmt.Sprintf(" (%d/%d)", r.Finished, n)
+	}
+	return text
+}
+
 func (r CellResult) statsText() string {
 	m, s := r.Cell.Metric, r.Stats
 	if s.N == 1 {
@@ -227,6 +251,22 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 		fmt.Fprintf(&b, "| %s |", row)
 		for _, r := range res[i] {
 			fmt.Fprintf(&b, " ours: %s<br>paper: %s |", r.Ours(), r.Paper())
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\nAt a glance: our mean · the paper's number (\"(f/n)\": f of n runs finished; \"–\": none yet).\n\n| |")
+	for _, c := range t.Columns {
+		fmt.Fprintf(&b, " %s |", c.Label)
+	}
+	b.WriteString("\n|---|")
+	for range t.Columns {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for i, row := range t.Rows {
+		fmt.Fprintf(&b, "| %s |", row)
+		for _, r := range res[i] {
+			fmt.Fprintf(&b, " %s · %s |", r.Brief(), r.Paper())
 		}
 		b.WriteString("\n")
 	}

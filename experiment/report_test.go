@@ -47,20 +47,21 @@ func TestCellText(t *testing.T) {
 		metric Metric
 		src    fakeSource
 		want   string
+		brief  string
 	}{
 		{"error, all converged", Metric{Kind: TestError, Set: "test60"}, fakeRuns([]float64{1, 2, 3, 4, 5}, []int{9, 9, 9, 9, 9}, all),
-			"3.00 ± 1.58 [1.04, 4.96]"},
+			"3.00 ± 1.58 [1.04, 4.96]", "3.00"},
 		{"error, some not converged", Metric{Kind: TestError, Set: "test60"}, fakeRuns([]float64{1, 2, 3, 4, 5}, []int{9, 9, 9, 9, 9}, []bool{true, false, true, false, true}),
-			"3.00 ± 1.58 [1.04, 4.96] (3/5 converged)"},
+			"3.00 ± 1.58 [1.04, 4.96] (3/5 converged)", "3.00"},
 		{"epochs, all converged", Metric{Kind: Epochs}, fakeRuns([]float64{0, 0, 0, 0, 0}, []int{70, 72, 74, 76, 78}, all),
-			"74.0 ± 3.2 [70.1, 77.9]"},
+			"74.0 ± 3.2 [70.1, 77.9]", "74.0"},
 		{"epochs, 2 of 5", Metric{Kind: Epochs}, fakeRuns([]float64{0, 0, 0, 0, 0}, []int{85, 500, 120, 500, 500}, []bool{true, false, true, false, false}),
-			"2/5 converged: 85.0, 120.0"},
+			"2/5 converged: 85.0, 120.0", "2/5 conv."},
 		{"chars, none", Metric{Kind: Chars}, fakeRuns([]float64{0, 0, 0, 0, 0}, []int{500, 500, 400, 500, 500}, []bool{false, false, false, false, false}),
-			"0/5 converged (> 40000 chars)"},
+			"0/5 converged (> 40000 chars)", "0/5 conv."},
 		{"unfinished", Metric{Kind: TestError, Set: "test60"}, fakeSource{1: {Converged: true, Sets: []evaluate.Result{{Name: "test60", ErrorPct: 2}}},
-			3: {Converged: true, Sets: []evaluate.Result{{Name: "test60", ErrorPct: 4}}}}, "3.00 ± 1.41 [-9.71, 15.71] (2/5 runs finished)"},
-		{"none finished", Metric{Kind: TestError, Set: "test60"}, fakeSource{}, "not run yet (0/5)"},
+			3: {Converged: true, Sets: []evaluate.Result{{Name: "test60", ErrorPct: 4}}}}, "3.00 ± 1.41 [-9.71, 15.71] (2/5 runs finished)", "3.00 (2/5)"},
+		{"none finished", Metric{Kind: TestError, Set: "test60"}, fakeSource{}, "not run yet (0/5)", "–"},
 	}
 	for _, c := range cases {
 		r, err := collateCell(Cell{Configs: fiveSeeds(), Metric: c.metric, Paper: "0.06"}, c.src)
@@ -69,6 +70,9 @@ func TestCellText(t *testing.T) {
 		}
 		if got := r.Ours(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+		if got := r.Brief(); got != c.brief {
+			t.Errorf("%s: brief %q, want %q", c.name, got, c.brief)
 		}
 	}
 	if r, _ := collateCell(Cell{Metric: Metric{Kind: Epochs}, Paper: "92"}, fakeSource{}); r.Ours() != "not run" || r.Paper() != "92" {
@@ -92,6 +96,7 @@ func TestMarkdownAndCSV(t *testing.T) {
 		"| | palindrome M1 | palindrome M2 |",
 		"| w/o reg | ours: 3.00 ± 1.58 [1.04, 4.96]<br>paper: 4.55 | ours: 3.00 ± 1.58 [1.04, 4.96]<br>paper: 2.99 |",
 		"[noise-bars](noise-bars.svg) ([PNG](noise-bars.png))",
+		"| w/o reg | 3.00 · 4.55 | 3.00 · 2.99 |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md)
