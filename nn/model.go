@@ -45,7 +45,11 @@ type Spec struct {
 // Reserver is implemented by nets whose memory must be sized for the longest
 // string they will read (a continuous stack of fixed depth, say). Callers
 // call Reserve(n) before reading strings of at most n symbols (plus the end
-// marker); StateSize may change only then.
+// marker); StateSize may change only then, and records made before stay
+// usable (they grow at their next Step). A net reserved for more symbols
+// than a string has reads it exactly as one reserved for that string's
+// length. Reserved is the maxLen last reserved for.
 type Reserver interface {
 	Reserve(maxLen int)
+	Reserved() int
 }

@@ -47,8 +47,11 @@ type Net interface {
 }
 
 // Classifier runs a Net in evaluation mode: Refine iterations per symbol, the
-// end marker last, accept when σ(o) > 0.5 after it. It allocates only when
-// created. It is not safe for concurrent use.
+// end marker last, accept when σ(o) > 0.5 after it. If the Net is a Reserver
+// reserved for fewer symbols than a string has, Classify reserves it for that
+// string's length first; it never shrinks the reservation. It allocates only
+// when created and when the Net's state size changes. It is not safe for
+// concurrent use.
 type Classifier struct {
 	Net    Net
 	Refine int
@@ -68,6 +71,7 @@ func NewClassifier(net Net, refine int) *Classifier {
 // Classify reads syms and the end marker and reports the final decision and
 // prediction.
 func (c *Classifier) Classify(syms []int) (accept bool, y float64) {
+	c.fit(len(syms))
 	c.Net.Start(c.s, nil)
 	var o float64
 	end := c.Net.InputSize() - 1
@@ -83,4 +87,16 @@ func (c *Classifier) Classify(syms []int) (accept bool, y float64) {
 	}
 	y = Sigmoid(o)
 	return y > 0.5, y
+}
+
+// fit grows a Reserver's memory to hold n symbols, and the state buffers to
+// the net's state size (which a Reserve elsewhere may also have changed).
+// Records grow on their own at their next Step.
+func (c *Classifier) fit(n int) {
+	if r, ok := c.Net.(Reserver); ok && n > r.Reserved() {
+		r.Reserve(n)
+	}
+	if size := c.Net.StateSize(); len(c.s) != size {
+		c.s, c.s2 = make([]float64, size), make([]float64, size)
+	}
 }

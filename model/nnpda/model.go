@@ -64,6 +64,7 @@ type Model struct {
 	cfg      Config
 	l        int // alphabet size L
 	c        int // context length C per state neuron: R (third order) or R+X
+	maxLen   int // longest string the stack is sized for (Reserve)
 	depth    int // segment slots
 	params   []float64
 
@@ -84,7 +85,7 @@ func New(alphabet []rune, cfg Config, rng *rand.Rand) (*Model, error) {
 	if rng == nil {
 		return nil, errors.New("nnpda: New needs a random source")
 	}
-	m, err := build(alphabet, cfg)
+	m, err := build(alphabet, cfg, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -95,8 +96,9 @@ func New(alphabet []rune, cfg Config, rng *rand.Rand) (*Model, error) {
 }
 
 // build returns a network with zero parameters, its stack sized for
-// DefaultMaxLen.
-func build(alphabet []rune, cfg Config) (*Model, error) {
+// DefaultMaxLen. A loaded model passes the number of parameters its file
+// holds (else -1), checked before anything of the config's size is allocated.
+func build(alphabet []rune, cfg Config, nparams int) (*Model, error) {
 	if err := checkAlphabet(alphabet); err != nil {
 		return nil, fmt.Errorf("nnpda: %v", err)
 	}
@@ -107,6 +109,9 @@ func build(alphabet []rune, cfg Config) (*Model, error) {
 	m.c = m.r()
 	if cfg.Order == 2 {
 		m.c += m.x()
+	}
+	if n := m.numParams(); nparams >= 0 && n != nparams {
+		return nil, fmt.Errorf("nnpda: model has %d parameters, got %d", n, nparams)
 	}
 	m.params = make([]float64, m.numParams())
 	m.Weights = m.View(m.params)
@@ -177,10 +182,15 @@ func (m *Model) block(w Weights, l int) (ws, wa []float64) {
 // segment slots (a symbol pushes at most one segment). It changes StateSize
 // and empties the stack; records made before grow on their next use.
 func (m *Model) Reserve(maxLen int) {
-	m.depth = max(maxLen, 0) + 2
+	m.maxLen = max(maxLen, 0)
+	m.depth = m.maxLen + 2
 	m.sym = make([]int, m.depth)
 	m.n = 0
 }
+
+// Reserved is the longest string the stack is sized for: the maxLen of the
+// last Reserve (clamped at 0), DefaultMaxLen until then.
+func (m *Model) Reserved() int { return m.maxLen }
 
 // Depth is the number of segment slots.
 func (m *Model) Depth() int { return m.depth }

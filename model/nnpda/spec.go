@@ -47,12 +47,9 @@ func Load(alphabet []rune, config json.RawMessage, params []float64) (*Model, er
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, fmt.Errorf("nnpda: bad config: %v", err)
 	}
-	m, err := build(alphabet, cfg)
+	m, err := build(alphabet, cfg, len(params))
 	if err != nil {
 		return nil, err
-	}
-	if len(params) != len(m.params) {
-		return nil, fmt.Errorf("nnpda: model has %d parameters, got %d", len(m.params), len(params))
 	}
 	for i, v := range params {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

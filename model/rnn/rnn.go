@@ -118,7 +118,7 @@ func newFunc(kind string, lay layout, build func(base) nn.Model) func([]rune, nn
 				h = DefaultStates
 			}
 		}
-		b, err := newBase(kind, alphabet, lay, h)
+		b, err := newBase(kind, alphabet, lay, h, -1)
 		if err != nil {
 			return nil, err
 		}
@@ -135,13 +135,9 @@ func loadFunc(kind string, lay layout, build func(base) nn.Model) func([]rune, j
 		if err := dec.Decode(&cfg); err != nil {
 			return nil, fmt.Errorf("%s: bad config %q: %v", kind, config, err)
 		}
-		b, err := newBase(kind, alphabet, lay, cfg.Hidden)
+		b, err := newBase(kind, alphabet, lay, cfg.Hidden, len(params))
 		if err != nil {
 			return nil, err
-		}
-		if len(params) != len(b.params) {
-			return nil, fmt.Errorf("%s: %d parameters given, hidden size %d over %d inputs needs %d",
-				kind, len(params), cfg.Hidden, b.lay.X, len(b.params))
 		}
 		copy(b.params, params)
 		return build(b), nil
@@ -242,7 +238,10 @@ type base struct {
 	p        views
 }
 
-func newBase(kind string, alphabet []rune, lay layout, hidden int) (base, error) {
+// newBase returns a base with zero parameters. A loaded model passes the
+// number of parameters its file holds (else -1), checked before anything of
+// the hidden size is allocated.
+func newBase(kind string, alphabet []rune, lay layout, hidden, nparams int) (base, error) {
 	switch {
 	case len(alphabet) == 0:
 		return base{}, fmt.Errorf("%s: empty alphabet", kind)
@@ -250,6 +249,9 @@ func newBase(kind string, alphabet []rune, lay layout, hidden int) (base, error)
 		return base{}, fmt.Errorf("%s: hidden size must be at least 1, not %d", kind, hidden)
 	}
 	lay.X, lay.H = len(alphabet)+1, hidden
+	if n := lay.numParams(); nparams >= 0 && n != nparams {
+		return base{}, fmt.Errorf("%s: %d parameters given, hidden size %d over %d inputs needs %d", kind, nparams, hidden, lay.X, n)
+	}
 	b := base{kind: kind, alphabet: append([]rune(nil), alphabet...), lay: lay}
 	b.params = make([]float64, lay.numParams())
 	b.p = lay.bind(b.params)

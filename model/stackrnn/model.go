@@ -63,6 +63,7 @@ type Model struct {
 	cfg      Config
 	x        int // input neurons: alphabet + end marker
 	na       int // actions per memory
+	maxLen   int // longest string the memories are sized for (Reserve)
 	depth    int // cells per memory
 	head     int // the cell read from (and inserted at)
 	acts     []action
@@ -81,7 +82,7 @@ func New(mem Memory, alphabet []rune, cfg Config, rng *rand.Rand) (*Model, error
 	if rng == nil {
 		return nil, errors.New("stackrnn: New needs a random source")
 	}
-	m, err := build(mem, alphabet, cfg)
+	m, err := build(mem, alphabet, cfg, -1)
 	if err != nil {
 		return nil, err
 	}
@@ -93,8 +94,9 @@ func New(mem Memory, alphabet []rune, cfg Config, rng *rand.Rand) (*Model, error
 }
 
 // build returns a network with zero parameters, its memories sized for
-// DefaultMaxLen.
-func build(mem Memory, alphabet []rune, cfg Config) (*Model, error) {
+// DefaultMaxLen. A loaded model passes the number of parameters its file
+// holds (else -1), checked before anything of the config's size is allocated.
+func build(mem Memory, alphabet []rune, cfg Config, nparams int) (*Model, error) {
 	if mem != Stack && mem != List {
 		return nil, fmt.Errorf("stackrnn: unknown memory %d", mem)
 	}
@@ -105,6 +107,9 @@ func build(mem Memory, alphabet []rune, cfg Config) (*Model, error) {
 		return nil, fmt.Errorf("stackrnn: %v", err)
 	}
 	m := &Model{mem: mem, alphabet: slices.Clone(alphabet), cfg: cfg, x: len(alphabet) + 1, na: mem.actions()}
+	if n := m.numParams(); nparams >= 0 && n != nparams {
+		return nil, fmt.Errorf("stackrnn: %s has %d parameters, got %d", mem.Kind(), n, nparams)
+	}
 	m.params = make([]float64, m.numParams())
 	m.Weights = m.View(m.params)
 	m.Reserve(DefaultMaxLen)
@@ -162,13 +167,18 @@ func (m *Model) View(buf []float64) Weights {
 // StateSize (m + p·depth) and the cost of a step, O(p·depth) for the memories;
 // records made before grow on their next use.
 func (m *Model) Reserve(maxLen int) {
-	m.depth, m.head = m.mem.cells(max(maxLen, 0))
+	m.maxLen = max(maxLen, 0)
+	m.depth, m.head = m.mem.cells(m.maxLen)
 	if m.mem == List {
 		m.acts = listActions(m.depth, m.head)
 	} else {
 		m.acts = stackActions(m.depth)
 	}
 }
+
+// Reserved is the longest string the memories are sized for: the maxLen of
+// the last Reserve (clamped at 0), DefaultMaxLen until then.
+func (m *Model) Reserved() int { return m.maxLen }
 
 // Depth is the number of cells per memory.
 func (m *Model) Depth() int { return m.depth }

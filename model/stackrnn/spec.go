@@ -59,12 +59,9 @@ func Load(mem Memory, alphabet []rune, config json.RawMessage, params []float64)
 	if err := dec.Decode(&cfg); err != nil {
 		return nil, fmt.Errorf("stackrnn: bad %s config: %v", mem.Kind(), err)
 	}
-	m, err := build(mem, alphabet, cfg)
+	m, err := build(mem, alphabet, cfg, len(params))
 	if err != nil {
 		return nil, err
-	}
-	if len(params) != len(m.params) {
-		return nil, fmt.Errorf("stackrnn: %s has %d parameters, got %d", mem.Kind(), len(m.params), len(params))
 	}
 	for i, v := range params {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
