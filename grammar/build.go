@@ -36,12 +36,26 @@ func (s *spec) assemble() (*PDA, error) {
 		}
 		p.Transitions = append(p.Transitions, t)
 	}
+	if err := s.checkStart(p.Transitions); err != nil {
+		return nil, err
+	}
 	accept, err := s.acceptStates(states)
 	if err != nil {
 		return nil, err
 	}
 	p.Accept = accept
 	return New(p)
+}
+
+// checkStart refuses a start state (index 0) that no transition leaves:
+// every other state would be unreachable, so it is most likely a typo.
+func (s *spec) checkStart(ts []Transition) error {
+	for _, t := range ts {
+		if t.From == 0 {
+			return nil
+		}
+	}
+	return lineErrorf(s.start.line, "start state %q has no transition from it", s.start.text)
 }
 
 // symbol checks that f names one new, usable symbol.

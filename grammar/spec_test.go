@@ -71,6 +71,8 @@ func TestParseErrors(t *testing.T) {
 		{"overlap through any", edit("[q1, a, a, q1, push]", "[q1, b, any, q1, noop]"), `g.yaml:9: transition from "q1" on "b" with top "a" overlaps the one on line 8 (the PDA must be deterministic)`},
 		{"given twice", anbnSpec + "  - [q1, b, a, q1, noop]\n", `g.yaml:11: transition from "q1" on "b" with top "a" is given twice (first on line 9)`},
 		{"unused accept state", edit("[q2]", "[q2, q9]"), `g.yaml:4: accept state "q9" is neither the start state nor used by any transition`},
+		{"unknown start state", edit("start: q0", "start: q9"), `g.yaml:3: start state "q9" has no transition from it`},
+		{"start state only a target", edit("start: q0", "start: q3") + "  - [q2, a, a, q3, noop]\n", `g.yaml:3: start state "q3" has no transition from it`},
 		{"accept twice", edit("[q2]", "[q2, q2]"), `g.yaml:4: accept state "q2" is listed twice`},
 		{"accept not a list", edit("[q2]", "q2"), `g.yaml:4: accept must be a list of states such as [q2], got "q2"`},
 	}

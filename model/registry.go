@@ -6,8 +6,10 @@ package model
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
+	"io"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -109,8 +111,8 @@ func Load(path string) (nn.Model, int, error) {
 		Version int    `json:"version"`
 		Kind    string `json:"kind"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, 0, fmt.Errorf("%s: not a valid model file: %v", path, err)
+	if err := decodeJSON(data, &head, false); err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", path, err)
 	}
 	if head.Kind == "nspda" || head.Kind == "" {
 		m, err := nspda.Decode(bytes.NewReader(data))
@@ -126,20 +128,67 @@ func Load(path string) (nn.Model, int, error) {
 		return nil, 0, fmt.Errorf("%s: model file version %d is newer than this nspda reads (%d)", path, head.Version, nspda.FileVersion)
 	}
 	var env envelope
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&env); err != nil {
-		return nil, 0, fmt.Errorf("%s: not a valid model file: %v", path, err)
+	if err := decodeJSON(data, &env, true); err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", path, err)
 	}
 	spec, err := Lookup(env.Kind)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	}
+	if err := checkSizes(env.Config, len(env.Params)); err != nil {
+		return nil, 0, fmt.Errorf("%s: bad model file: %v", path, err)
 	}
 	m, err := spec.Load([]rune(env.Alphabet), env.Config, env.Params)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %v", path, err)
 	}
 	return m, max(1, env.Refine), nil
+}
+
+// decodeJSON decodes data into v, refusing unknown fields if strict. A file
+// that ends too soon gives nspda.ErrTruncated, as nspda.Decode does.
+func decodeJSON(data []byte, v any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(v); err != nil {
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			return nspda.ErrTruncated
+		}
+		return fmt.Errorf("not a valid model file: %v", err)
+	}
+	return nil
+}
+
+// checkSizes refuses a config whose sizes the parameters in the file cannot
+// fill, before a model of those sizes is allocated. Every registered model
+// has at least one parameter per hidden unit per memory (its readout or its
+// read weights), so hidden × max(stacks, 1) ≤ nparams; and each size is at
+// most nspda.MaxUnits, as an NSPDA's are, which bounds the quadratic terms.
+// Other settings are left to the model's Load.
+func checkSizes(config json.RawMessage, nparams int) error {
+	var sz struct {
+		Hidden int `json:"hidden"`
+		Stacks int `json:"stacks"`
+	}
+	if err := json.Unmarshal(config, &sz); err != nil {
+		return fmt.Errorf("bad config %s: %v", config, err)
+	}
+	for _, f := range []struct {
+		name string
+		n    int
+	}{{"hidden", sz.Hidden}, {"stacks", sz.Stacks}} {
+		if f.n > nspda.MaxUnits {
+			return fmt.Errorf("config %s = %d is more than the limit of %d", f.name, f.n, nspda.MaxUnits)
+		}
+	}
+	// Both are at most 2^12, so the product cannot overflow; sizes below 1
+	// are the model's Load to refuse.
+	if need := sz.Hidden * max(sz.Stacks, 1); need > nparams {
+		return fmt.Errorf("config hidden = %d, stacks = %d needs at least %d parameters, the file has %d", sz.Hidden, sz.Stacks, need, nparams)
+	}
+	return nil
 }
 
 // NSPDAInit is the half-width of the uniform distribution the NSPDA's

@@ -39,12 +39,17 @@ func newClassify() *cobra.Command {
 			if trace && !isNSPDA {
 				return usagef("--trace shows the NSPDA's states and stack; %s models have neither", m.Kind())
 			}
-			w := cmd.OutOrStdout()
-			for _, s := range args {
-				syms, err := alpha.Encode(s)
-				if err != nil {
-					return fmt.Errorf("string %q: %v", s, err)
+			// Encode every string before printing anything, so that a bad
+			// string gives an error and no partial output.
+			encoded := make([][]int, len(args))
+			for i, s := range args {
+				if encoded[i], err = alpha.Encode(s); err != nil {
+					return fmt.Errorf("string %q (argument %d): %v", s, i+1, err)
 				}
+			}
+			w := cmd.OutOrStdout()
+			for i, s := range args {
+				syms := encoded[i]
 				if trace {
 					traceString(w, net.Model, net.Model.NewRunner(), alpha, syms)
 				}

@@ -3,12 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
 )
 
@@ -28,6 +30,15 @@ number of strings, errors, error %, false accepts and false rejects. With
 --data alone, only the file is evaluated.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			var names []string
+			if data == "" || cmd.Flags().Changed("sets") {
+				names = splitList(sets)
+			}
+			for _, name := range names {
+				if _, err := dataset.DefaultSpec(name); err != nil {
+					return usagef("--sets: %v", err)
+				}
+			}
 			m, err := loadModel(mpath)
 			if err != nil {
 				return err
@@ -52,10 +63,6 @@ number of strings, errors, error %, false accepts and false rejects. With
 				}
 				m.Model = nspda.NewNet(n.Model.Discretize())
 			}
-			var names []string
-			if data == "" || cmd.Flags().Changed("sets") {
-				names = splitList(sets)
-			}
 			run := m.classifier()
 			var results []evaluate.Result
 			for _, name := range names {
@@ -72,6 +79,9 @@ number of strings, errors, error %, false accepts and false rejects. With
 			if data != "" {
 				ex, err := dataset.ReadFile(data)
 				if err != nil {
+					return err
+				}
+				if err := checkData(data, lang, ex); err != nil {
 					return err
 				}
 				res, err := evaluate.Run(data, run, lang.PDA, ex)
@@ -93,6 +103,37 @@ number of strings, errors, error %, false accepts and false rejects. With
 	f.IntVar(&refine, "refine", 1, "state iterations per symbol (default: the model's own)")
 	f.BoolVar(&discretize, "discretize", false, "NSPDA: evaluate with ternary weights (the paper's discretization before evaluation)")
 	return cmd
+}
+
+// checkData refuses a data file with a string outside the grammar's alphabet
+// or a label that disagrees with the grammar's exact recognizer, naming the
+// first such line: example i of a JSONL file read by dataset.ReadFile is on
+// line i+1 (empty lines are errors there).
+func checkData(path string, lang *grammar.Language, ex []dataset.Example) error {
+	for i, e := range ex {
+		if _, err := lang.PDA.Encode(e.String); err != nil {
+			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, quoteShort(e.String), err)
+		}
+		in := lang.Recognize(e.String)
+		if in == (e.Label == dataset.Positive) {
+			continue
+		}
+		verdict := "is not in"
+		if in {
+			verdict = "is in"
+		}
+		return fmt.Errorf("%s:%d: label %d but %s %s %s", path, i+1, e.Label, quoteShort(e.String), verdict, lang.Name)
+	}
+	return nil
+}
+
+// quoteShort quotes s, keeping the message one readable line: a string of
+// more than 40 symbols is cut to its first 30 and its length.
+func quoteShort(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return fmt.Sprintf("%q... (%d symbols)", string(r[:30]), len(r))
+	}
+	return strconv.Quote(s)
 }
 
 func splitList(s string) []string {

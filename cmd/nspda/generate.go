@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -26,9 +27,8 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 			if out == "" {
 				return usagef("--out is required")
 			}
-			lang, err := loadGrammar(gname)
-			if err != nil {
-				return err
+			if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+				return fmt.Errorf("%s: --out is a directory; give the JSONL file to write", out)
 			}
 			def, err := dataset.DefaultSpec(split)
 			if err != nil {
@@ -48,6 +48,13 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 				spec.MaxLen = def.MaxLen
 			}
 			spec.Split, spec.Distinct = def.Split, def.Distinct
+			if err := spec.Validate(); err != nil {
+				return usageError{err}
+			}
+			lang, err := loadGrammar(gname)
+			if err != nil {
+				return err
+			}
 			ex, err := dataset.GenerateWith(lang, spec, seed)
 			if err != nil {
 				return err

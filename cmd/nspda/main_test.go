@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -27,6 +28,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"classify", "--model", "m.json"}, // no strings
 		{"generate", "--grammar", "anbn", "--split", "test7", "--out", "x"},
 		{"train", "--hints", "3"},
+		{"eval", "--model", "m.json", "--grammar", "anbn", "--sets", "test60,test7"},
+		{"generate", "--grammar", "anbn", "--min-len", "0", "--out", "x"},
+		{"generate", "--grammar", "anbn", "--max-len", "100000000", "--out", "x"},
+		{"generate", "--grammar", "anbn", "--min-len", "9", "--max-len", "4", "--out", "x"},
+		{"generate", "--grammar", "anbn", "--positives", "-1", "--out", "x"},
 	} {
 		_, errs, code := cli(t, args...)
 		if code != 2 || !strings.HasPrefix(errs, "nspda: ") || strings.Count(errs, "\n") != 1 {
@@ -46,6 +52,7 @@ func TestErrorsExit1(t *testing.T) {
 		{[]string{"generate", "--grammar", "nope", "--out", filepath.Join(dir, "x.jsonl")}, `unknown grammar "nope"`},
 		{[]string{"generate", "--grammar", bad, "--out", filepath.Join(dir, "x.jsonl")}, "bad.yaml:6:"},
 		{[]string{"eval", "--model", filepath.Join(dir, "missing.json"), "--grammar", "anbn"}, "missing.json"},
+		{[]string{"generate", "--grammar", "anbn", "--out", dir}, "--out is a directory"},
 	} {
 		_, errs, code := cli(t, tc.args...)
 		if code != 1 || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
@@ -72,8 +79,9 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestProgramEvalClassify: the README's first command, in process, plus
-// classify with a trace and a symbol outside the alphabet.
+// TestProgramEvalClassify: program a network (rule insertion) and evaluate
+// it, in process, plus classify with a trace and a symbol outside the
+// alphabet.
 func TestProgramEvalClassify(t *testing.T) {
 	dir := t.TempDir()
 	m := filepath.Join(dir, "dyck2.json")
@@ -160,5 +168,102 @@ func TestEvalBaseline(t *testing.T) {
 	}
 	if _, errs, code := cli(t, "classify", "--model", m, "--trace", "aabb"); code != 2 {
 		t.Errorf("--trace on a gru: exit %d, %q", code, errs)
+	}
+}
+
+// TestCorruptModelFiles: a damaged model file of any kind is refused with
+// one line naming the file and what is wrong, never a panic, and nothing is
+// allocated from sizes the file cannot back.
+func TestCorruptModelFiles(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.json")
+	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", good); code != 0 {
+		t.Fatal(errs)
+	}
+	nspdaFile, err := os.ReadFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := regexp.MustCompile(`"J": \d+`)
+	envelope := func(kind, config string, nparams int) string {
+		return `{"format": "nspda-model", "version": 1, "kind": "` + kind + `", "alphabet": "ab", "eval_refine": 1, "config": ` +
+			config + `, "params": [` + strings.TrimSuffix(strings.Repeat("0,", nparams), ",") + `]}`
+	}
+	for _, tc := range []struct {
+		name, data, want string
+	}{
+		{"nspda huge J", j.ReplaceAllString(string(nspdaFile), `"J": 10000000`), "J = 10000000 state neurons, more than the limit"},
+		{"nspda J off by one", j.ReplaceAllString(string(nspdaFile), `"J": 7`), "neuron names for J = 7"},
+		{"nspda truncated", string(nspdaFile[:len(nspdaFile)/2]), "not a complete model file (truncated?)"},
+		{"empty", "", "not a complete model file (truncated?)"},
+		{"not json", "model", "not a valid model file"},
+		{"elman truncated", envelope("elman", `{"hidden": 2}`, 3)[:60], "not a complete model file (truncated?)"},
+		{"elman huge hidden", envelope("elman", `{"hidden": 10000000}`, 3), "config hidden = 10000000 is more than the limit of 4096"},
+		{"lstm hidden without params", envelope("lstm", `{"hidden": 4000}`, 10), "config hidden = 4000, stacks = 0 needs at least 4000 parameters, the file has 10"},
+		{"stack-rnn stacks without params", envelope("stack-rnn", `{"hidden": 100, "stacks": 100, "rounding": false, "recurrent": false}`, 5000), "needs at least 10000 parameters, the file has 5000"},
+		{"nnpda huge hidden", envelope("nnpda", `{"order": 3, "hidden": 5000, "epsilon": 0.1}`, 10), "config hidden = 5000 is more than the limit"},
+		{"gru wrong count", envelope("gru", `{"hidden": 2}`, 3), "3 parameters given"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(dir, "m.json")
+			if err := os.WriteFile(path, []byte(tc.data), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errs, code := cli(t, "classify", "--model", path, "ab")
+			want := "nspda: " + path + ": "
+			if code != 1 || out != "" || !strings.HasPrefix(errs, want) || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line starting %q mentioning %q", code, out, errs, want, tc.want)
+			}
+		})
+	}
+}
+
+// TestClassifyBadStringNoOutput: a bad string anywhere among the arguments
+// fails the command before any verdict is printed.
+func TestClassifyBadStringNoOutput(t *testing.T) {
+	m := filepath.Join(t.TempDir(), "dyck2.json")
+	if _, errs, code := cli(t, "program", "--grammar", "dyck2", "--out", m); code != 0 {
+		t.Fatal(errs)
+	}
+	out, errs, code := cli(t, "classify", "--model", m, "([])", "()", "(x)")
+	if code != 1 || out != "" || !strings.Contains(errs, `"(x)" (argument 3)`) || !strings.Contains(errs, `'x' at position 2`) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1, no output", code, out, errs)
+	}
+}
+
+// TestEvalChecksDataLabels: eval --data refuses a line whose label the
+// grammar's recognizer contradicts, or whose string leaves the alphabet,
+// naming the file and line.
+func TestEvalChecksDataLabels(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "anbn.json")
+	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", m); code != 0 {
+		t.Fatal(errs)
+	}
+	long := strings.Repeat("a", 50) + strings.Repeat("b", 49)
+	for _, tc := range []struct {
+		name, lines, want string
+	}{
+		{"false positive", `{"string":"ab","label":1}` + "\n" + `{"string":"abba","label":1}` + "\n", `F.jsonl:2: label 1 but "abba" is not in anbn`},
+		{"false negative", `{"string":"aabb","label":0}` + "\n", `F.jsonl:1: label 0 but "aabb" is in anbn`},
+		{"long string", `{"string":"ab","label":1}` + "\n" + `{"string":"ab","label":1}` + "\n" + `{"string":"` + long + `","label":1}` + "\n",
+			`F.jsonl:3: label 1 but "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"... (99 symbols) is not in anbn`},
+		{"foreign symbol", `{"string":"ab","label":1}` + "\n" + `{"string":"acb","label":0}` + "\n", `F.jsonl:2: string "acb": symbol 'c' at position 2 is not in the alphabet {a,b}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := filepath.Join(dir, "F.jsonl")
+			if err := os.WriteFile(data, []byte(tc.lines), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out, errs, code := cli(t, "eval", "--model", m, "--grammar", "anbn", "--data", data)
+			if code != 1 || out != "" || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+				t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and one line mentioning %q", code, out, errs, tc.want)
+			}
+		})
+	}
+	good := filepath.Join(dir, "good.jsonl")
+	os.WriteFile(good, []byte(`{"string":"ab","label":1}`+"\n"+`{"string":"abb","label":0}`+"\n"), 0o644)
+	if out, errs, code := cli(t, "eval", "--model", m, "--grammar", "anbn", "--data", good); code != 0 || !strings.Contains(out, "good.jsonl") {
+		t.Errorf("a correct file: exit %d, %q %q", code, out, errs)
 	}
 }

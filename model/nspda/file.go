@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"unicode/utf8"
 )
 
 // FileFormat and FileVersion identify the model file this package writes.
@@ -73,7 +74,7 @@ func Decode(r io.Reader) (*Model, error) {
 	var f file
 	if err := dec.Decode(&f); err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, errors.New("not a complete model file (truncated?)")
+			return nil, ErrTruncated
 		}
 		return nil, fmt.Errorf("not a valid model file: %v", err)
 	}
@@ -89,30 +90,59 @@ func Decode(r io.Reader) (*Model, error) {
 	if f.Kind != "nspda" {
 		return nil, fmt.Errorf("model kind %q is not an NSPDA", f.Kind)
 	}
-	alpha := []rune(f.Alphabet)
-	m, err := New(Shape{Order: Order(f.Order), L: len(alpha), J: f.J, A: f.A}, alpha)
+	if err := f.check(); err != nil {
+		return nil, fmt.Errorf("bad model file: %v", err)
+	}
+	// Only now, with the shape bounded and every tensor in the file of the
+	// length the shape implies, is the model allocated.
+	m, err := New(f.shape(), []rune(f.Alphabet))
 	if err != nil {
 		return nil, fmt.Errorf("bad model file: %v", err)
 	}
-	if f.EvalRefine < 1 {
-		return nil, fmt.Errorf("bad model file: eval_refine %d < 1", f.EvalRefine)
-	}
 	m.EvalRefine = f.EvalRefine
-	if len(f.Neurons) > 0 && len(f.Neurons) != m.J {
-		return nil, fmt.Errorf("bad model file: %d neuron names for J = %d", len(f.Neurons), m.J)
-	}
 	m.Neurons = f.Neurons
-	for _, t := range []struct {
-		name     string
-		dst, src []float64
-	}{{"Ws", m.Ws, f.Ws}, {"bs", m.Bs, f.Bs}, {"Wa", m.Wa, f.Wa}, {"ba", m.Ba, f.Ba}, {"Wo", m.Wo, f.Wo}} {
-		if len(t.src) != len(t.dst) {
-			return nil, fmt.Errorf("bad model file: %s has %d values, want %d", t.name, len(t.src), len(t.dst))
-		}
-		copy(t.dst, t.src)
+	dst := [6][]float64{m.Ws, m.Bs, m.Wa, m.Ba, m.Wo, m.Bo}
+	for i, src := range f.tensors() {
+		copy(dst[i], src)
 	}
-	m.Bo[0] = f.Bo
 	return m, nil
+}
+
+// ErrTruncated is the error for a model file that ends too soon (Decode
+// returns it; the model registry too, for a model file of any kind).
+var ErrTruncated = errors.New("not a complete model file (truncated?)")
+
+// shape is the shape the file declares.
+func (f *file) shape() Shape {
+	return Shape{Order: Order(f.Order), L: utf8.RuneCountInString(f.Alphabet), J: f.J, A: f.A}
+}
+
+// tensors returns the file's tensors in storage order, Bo as a 1-vector.
+func (f *file) tensors() [6][]float64 {
+	return [6][]float64{f.Ws, f.Bs, f.Wa, f.Ba, f.Wo, {f.Bo}}
+}
+
+// check validates the declared shape and the lengths of the tensors against
+// it without allocating anything of the shape's size.
+func (f *file) check() error {
+	s := f.shape()
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if f.EvalRefine < 1 {
+		return fmt.Errorf("eval_refine %d < 1", f.EvalRefine)
+	}
+	if len(f.Neurons) > 0 && len(f.Neurons) != s.J {
+		return fmt.Errorf("%d neuron names for J = %d", len(f.Neurons), s.J)
+	}
+	want := s.sizes()
+	for i, t := range f.tensors() {
+		if len(t) != want[i] {
+			return fmt.Errorf("%s has %d values, want %d for order %d, L=%d, J=%d, A=%d",
+				Tensor(i), len(t), want[i], s.Order, s.L, s.J, s.A)
+		}
+	}
+	return nil
 }
 
 // WriteFile writes m to path atomically: to a temporary file in the same

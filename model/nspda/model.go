@@ -53,12 +53,32 @@ func (s Shape) ctx() int {
 	return s.R() * s.X()
 }
 
-// NumParams is the total number of parameters.
+// NumParams is the total number of parameters. It is meaningful only for a
+// shape that Validate accepts.
 func (s Shape) NumParams() int {
-	return s.J*s.J*s.ctx() + s.J + s.A*s.J*s.ctx() + s.A + s.J + 1
+	n := 0
+	for _, k := range s.sizes() {
+		n += k
+	}
+	return n
 }
 
-// Validate reports a shape that cannot be built.
+// sizes returns the lengths of Ws, Bs, Wa, Ba, Wo and Bo, in storage order.
+func (s Shape) sizes() [6]int {
+	c := s.ctx()
+	return [6]int{s.J * s.J * c, s.J, s.A * s.J * c, s.A, s.J, 1}
+}
+
+// Limits on a shape, so that a corrupt or hostile model file is refused
+// before anything is allocated: each of L, J and A is at most MaxUnits, and
+// NumParams at most MaxParams (512 MiB of float64).
+const (
+	MaxUnits  = 1 << 12
+	MaxParams = 1 << 26
+)
+
+// Validate reports a shape that cannot be built: a bad order, a size below 1
+// or above MaxUnits, or more than MaxParams parameters.
 func (s Shape) Validate() error {
 	switch {
 	case s.Order != Second && s.Order != Third:
@@ -69,6 +89,18 @@ func (s Shape) Validate() error {
 		return fmt.Errorf("need at least one state neuron, not %d", s.J)
 	case s.A < 1:
 		return fmt.Errorf("need at least one action neuron, not %d", s.A)
+	case s.L > MaxUnits:
+		return fmt.Errorf("alphabet has %d symbols, more than the limit of %d", s.L, MaxUnits)
+	case s.J > MaxUnits:
+		return fmt.Errorf("J = %d state neurons, more than the limit of %d", s.J, MaxUnits)
+	case s.A > MaxUnits:
+		return fmt.Errorf("A = %d action neurons, more than the limit of %d", s.A, MaxUnits)
+	}
+	// With every size at most MaxUnits = 2^12 the largest product, J·J·R·X,
+	// is below 2^50: no overflow in float64 (exact to 2^53) or a 64-bit int.
+	c := float64(s.ctx())
+	if n := float64(s.J)*float64(s.J)*c + float64(s.A)*float64(s.J)*c + float64(s.A+2*s.J+1); n > MaxParams {
+		return fmt.Errorf("shape (order %d, L=%d, J=%d, A=%d) has %.0f parameters, more than the limit of %d", s.Order, s.L, s.J, s.A, n, MaxParams)
 	}
 	return nil
 }
@@ -117,13 +149,13 @@ func (m *Model) bind() {
 		p = p[n:]
 		return v
 	}
-	c := m.ctx()
-	m.Ws = take(m.J * m.J * c)
-	m.Bs = take(m.J)
-	m.Wa = take(m.A * m.J * c)
-	m.Ba = take(m.A)
-	m.Wo = take(m.J)
-	m.Bo = take(1)
+	sz := m.sizes()
+	m.Ws = take(sz[0])
+	m.Bs = take(sz[1])
+	m.Wa = take(sz[2])
+	m.Ba = take(sz[3])
+	m.Wo = take(sz[4])
+	m.Bo = take(sz[5])
 }
 
 // Clone returns a deep copy of m.

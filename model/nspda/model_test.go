@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -45,9 +46,16 @@ func TestShapeSizes(t *testing.T) {
 			t.Errorf("views cover %d of %d parameters", n, len(m.Params))
 		}
 	}
-	for _, bad := range []Shape{{4, 2, 2, 2}, {Third, 0, 2, 2}, {Third, 2, 0, 2}, {Third, 2, 2, 0}} {
-		if _, err := New(bad, []rune("ab")[:max(bad.L, 0)]); err == nil {
-			t.Errorf("New(%+v) accepted", bad)
+	for _, bad := range []Shape{{4, 2, 2, 2}, {Third, 0, 2, 2}, {Third, 2, 0, 2}, {Third, 2, 2, 0},
+		{Third, 2, MaxUnits + 1, 2}, {Third, 2, 2, MaxUnits + 1}, {Third, MaxUnits + 1, 2, 2},
+		{Third, 2, MaxUnits, 2}, {Second, MaxUnits, MaxUnits, MaxUnits}} {
+		if err := bad.Validate(); err == nil {
+			t.Errorf("Validate(%+v) accepted", bad)
+		}
+		if bad.L <= 2 {
+			if _, err := New(bad, []rune("ab")[:max(bad.L, 0)]); err == nil {
+				t.Errorf("New(%+v) accepted", bad)
+			}
 		}
 	}
 }
@@ -234,6 +242,14 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 		{"wrong size", strings.Replace(good, `"J": 3`, `"J": 4`, 1), "Ws has"},
 		{"unknown field", strings.Replace(good, `"format"`, `"extra": 1, "format"`, 1), "unknown field"},
 		{"bad order", strings.Replace(good, `"order": 3`, `"order": 5`, 1), "order must be 2 or 3"},
+		{"huge J", strings.Replace(good, `"J": 3`, `"J": 10000000`, 1), "J = 10000000 state neurons, more than the limit of 4096"},
+		{"huge A", strings.Replace(good, `"A": 2`, `"A": 99999999999`, 1), "A = 99999999999 action neurons, more than the limit"},
+		{"negative J", strings.Replace(good, `"J": 3`, `"J": -3`, 1), "at least one state neuron, not -3"},
+		{"too many parameters", strings.Replace(good, `"J": 3`, `"J": 4096`, 1), "parameters, more than the limit of 67108864"},
+		{"J beyond int", strings.Replace(good, `"J": 3`, `"J": 1e30`, 1), "not a valid model file"},
+		{"wrong Wa", strings.Replace(good, `"A": 2`, `"A": 1`, 1), "Wa has 54 values, want 27"},
+		{"short Ws", strings.Replace(good, `"Ws": [`, `"Ws": [1,`, 1), "Ws has 82 values, want 81"},
+		{"neuron names", strings.Replace(good, `"format"`, `"neurons": ["a"], "format"`, 1), "1 neuron names for J = 3"},
 	} {
 		_, err := Decode(strings.NewReader(tc.data))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -243,6 +259,31 @@ func TestDecodeRefusesBadFiles(t *testing.T) {
 	m.Params[0] = math.NaN()
 	if err := m.Encode(&buf); err == nil {
 		t.Error("a NaN parameter was written")
+	}
+}
+
+// TestDecodeChecksBeforeAllocating: a file whose shape is within the limits
+// but whose tensors do not match it is refused without allocating the
+// shape's parameters (here 54 million of them, 430 MB).
+func TestDecodeChecksBeforeAllocating(t *testing.T) {
+	m := randomModel(t, Second, 2, 3, 2, 9)
+	var buf bytes.Buffer
+	if err := m.Encode(&buf); err != nil {
+		t.Fatal(err)
+	}
+	data := strings.Replace(buf.String(), `"J": 3`, `"J": 3000`, 1)
+	if n := (Shape{Order: Second, L: 2, J: 3000, A: 2}).NumParams(); n < 50_000_000 {
+		t.Fatalf("shape has only %d parameters; the test needs a large one", n)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Decode(strings.NewReader(data))
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "Ws has 54 values") {
+		t.Errorf("error %v, want it to name Ws", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("Decode allocated %d bytes before refusing the file", got)
 	}
 }
 
