@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/nspda/nspda/model"
 )
@@ -21,7 +22,7 @@ type Config struct {
 	Order      int      `json:"order"`               // nspda: 2 or 3
 	Hidden     int      `json:"hidden"`              // state/hidden units; 0: the paper's rule (nspda) or the model's default
 	Stacks     int      `json:"stacks"`              // stack-rnn / list-rnn
-	Rounding   bool     `json:"rounding"`            // stack-rnn: hard actions at evaluation
+	Rounding   bool     `json:"rounding"`            // stack-rnn / list-rnn: hard actions at evaluation
 	Hints      int      `json:"hints"`               // nspda: 0 none, 1 or 2
 	HintH      float64  `json:"hint_h"`              // state-weight strength H of programmed hints
 	DeadHint   bool     `json:"dead_hint,omitempty"` // nnpda: the dead-state hint of Das, Giles and Sun
@@ -46,6 +47,12 @@ type Config struct {
 	// validation set rather than its last (omitted from the key when false,
 	// so stored results of earlier versions keep their names).
 	KeepBest bool `json:"keep_best,omitempty"`
+	// NoReadGrad (nspda only) zeroes the derivative of the pending read with
+	// respect to the decisive action neuron, ∂p/∂v* (docs/design.md section
+	// 5), leaving the forward pass untouched: the action neurons then learn
+	// from nothing the stack shows. An ablation; omitted from the key when
+	// false.
+	NoReadGrad bool `json:"no_read_grad,omitempty"`
 }
 
 // Defaults returns the configuration of a bare `nspda train`: the paper's
@@ -75,6 +82,16 @@ func (c Config) Validate() error {
 		return fmt.Errorf("hints apply to the nspda model only")
 	case c.DeadHint && c.Model != "nnpda":
 		return fmt.Errorf("the dead-state hint applies to the nnpda model only")
+	case c.NoReadGrad && c.Model != "nspda":
+		return fmt.Errorf("no-read-grad applies to the nspda model only")
+	case c.Stacks != 0 && !stacked(c.Model):
+		return fmt.Errorf("stacks apply to the stack-rnn and list-rnn models only, not %s", c.Model)
+	case c.Stacks < 0:
+		return fmt.Errorf("stacks must be positive (or 0 for the model's default)")
+	case c.Rounding && !stacked(c.Model):
+		return fmt.Errorf("rounding applies to the stack-rnn and list-rnn models only, not %s", c.Model)
+	case c.Noise > 0 && !spec.HigherOrder:
+		return fmt.Errorf("the noise regularizer applies to higher-order models only (%s), not %s", strings.Join(higherOrder(), ", "), c.Model)
 	case c.Algo != "" && !slices.Contains([]string{"bptt", "tbptt", "rtrl", "uoro"}, c.Algo):
 		return fmt.Errorf("unknown algorithm %q (want bptt, tbptt, rtrl or uoro)", c.Algo)
 	case !slices.Contains([]string{"standard", "il", "2il"}, c.Curriculum):
@@ -94,9 +111,27 @@ func (c Config) Validate() error {
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
 	}
-	_ = spec
 	return nil
 }
+
+// stacked reports whether the model has stacks or lists (Stacks, Rounding).
+func stacked(name string) bool { return name == "stack-rnn" || name == "list-rnn" }
+
+// higherOrder lists the registered higher-order models: those the noise
+// regularizer perturbs.
+func higherOrder() []string {
+	var names []string
+	for _, s := range model.Specs() {
+		if s.HigherOrder {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// ReadConfig reads the config.json of the run in dir, refusing unknown
+// fields: the configuration Train resumes with.
+func ReadConfig(dir string) (Config, error) { return readConfig(dir) }
 
 // Algorithm is the estimator the run uses: Algo, or the model's default: the
 // paper's choice (UORO for higher-order models, BPTT for first-order ones)

@@ -172,6 +172,9 @@ func prepare(cfg Config) (*setup, error) {
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
 	}
+	if cfg.NoReadGrad {
+		s.net.(*nspda.Net).NoReadGrad = true
+	}
 	if cfg.Model == "nspda" && cfg.Hints > 0 {
 		prog, err := train.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
 		if err != nil {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -137,14 +139,41 @@ func TestResumeDropsEpochInFlight(t *testing.T) {
 	}
 }
 
-// TestNonFiniteStops: a diverging run stops with a message, not silently.
+// TestNonFiniteStops: a diverging run stops with a message naming what
+// went wrong, not silently. Each of the driver's two checks is provoked on
+// its own: a step so large that a weight overflows (SGD's check), and a
+// step that leaves the weights finite but so large that a later string's
+// loss is not (the loss check).
 func TestNonFiniteStops(t *testing.T) {
-	cfg := small()
-	cfg.LR = 1e308
-	cfg.Clip = 1e308
-	_, err := Train(context.Background(), cfg, t.TempDir(), false, nil)
-	if err == nil || !strings.Contains(err.Error(), "stopping") {
-		t.Fatalf("diverging run returned %v", err)
+	for _, tc := range []struct {
+		name       string
+		lr, clip   float64
+		curriculum string
+		want, not  *regexp.Regexp
+	}{
+		{"weight", math.MaxFloat64, 0, "", regexp.MustCompile(`^epoch 1, string \d+ of \d+: parameter \d+ became [+-]Inf; stopping$`), regexp.MustCompile(`loss`)},
+		{"loss", 1e307, 0, "", regexp.MustCompile(`^epoch 1, string \d+ of \d+: loss is (NaN|[+-]Inf); stopping$`), regexp.MustCompile(`parameter`)},
+		// Every string's loss finite, their sum not.
+		{"summed loss", 1e307, 1, "il", regexp.MustCompile(`^epoch \d+: the epoch's summed loss is (NaN|[+-]Inf); stopping$`), regexp.MustCompile(`parameter|string`)},
+	} {
+		cfg := small()
+		cfg.LR = tc.lr
+		if tc.clip > 0 {
+			cfg.Clip = tc.clip
+		}
+		if tc.curriculum != "" {
+			cfg.Curriculum = tc.curriculum
+		}
+		dir := t.TempDir()
+		_, err := Train(context.Background(), cfg, dir, false, nil)
+		if err == nil || !tc.want.MatchString(err.Error()) || tc.not.MatchString(err.Error()) {
+			t.Errorf("%s: diverging run returned %v; want %v", tc.name, err, tc.want)
+		}
+		for _, f := range []string{ModelFile, SummaryFile} {
+			if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+				t.Errorf("%s: a stopped run wrote %s", tc.name, f)
+			}
+		}
 	}
 }
 

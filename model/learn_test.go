@@ -14,9 +14,10 @@ import (
 )
 
 // TestEveryModelLearns trains every registered model briefly on anbn, with
-// the shared protocol (per-step loss, the model's default estimator), and
-// checks that the loss falls: the last epoch's mean loss is below the
-// first's.
+// the shared protocol (per-step loss; BPTT for every model, so that it stays
+// fast: the estimators are tested against each other elsewhere), and checks
+// that the loss falls: the last epoch's mean loss is at least 0.5% below the
+// first's (chance level is about 8.7 here; every model ends 1–40% lower).
 func TestEveryModelLearns(t *testing.T) {
 	for _, name := range model.Names() {
 		t.Run(name, func(t *testing.T) {
@@ -25,11 +26,13 @@ func TestEveryModelLearns(t *testing.T) {
 			cfg.Positives, cfg.Negatives = 60, 60
 			cfg.Curriculum = "standard"
 			cfg.Model = name
-			cfg.Algo = "bptt" // fast for every model; estimators are tested elsewhere
+			cfg.Algo = "bptt"
 			cfg.Hints = 0
 			cfg.Hidden = 8
-			cfg.Stacks = 2
-			cfg.MaxEpochs = 8
+			if name == "stack-rnn" || name == "list-rnn" {
+				cfg.Stacks = 2
+			}
+			cfg.MaxEpochs = 30
 			cfg.LR = 0.03
 			cfg.Tests = nil
 			dir := t.TempDir()
@@ -54,7 +57,8 @@ func TestEveryModelLearns(t *testing.T) {
 				t.Fatalf("%d epochs recorded", len(losses))
 			}
 			first, last := losses[0], losses[len(losses)-1]
-			if !(last < first) {
+			t.Logf("%s losses %.4f", name, losses)
+			if !(last < 0.995*first) {
 				t.Errorf("loss did not fall: %.4f in epoch 1, %.4f in epoch %d (%v)", first, last, len(losses), losses)
 			}
 		})

@@ -160,6 +160,9 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			st.cp.Chars += int64(len(ex.Syms))
 			lossSum += loss
 		}
+		if math.IsNaN(lossSum) || math.IsInf(lossSum, 0) {
+			return Result{}, fmt.Errorf("epoch %d: the epoch's summed loss is %v; stopping", st.cp.Epoch+1, lossSum)
+		}
 		st.cp.Epoch++
 		report := judge(env, phase, subset, correct)
 		m := Metrics{

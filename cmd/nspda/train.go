@@ -5,9 +5,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/nspda/nspda/experiment"
@@ -27,28 +29,18 @@ func newTrain() *cobra.Command {
 split and evaluates it on test60, test480 and test960. DIR receives config.json,
 metrics.jsonl (one line per epoch), timing.jsonl, checkpoint.json (after every
 epoch, removed when the run finishes), model.json and summary.json. --resume DIR
-continues a killed run from its last checkpoint.`,
+continues a killed run from its last checkpoint with the configuration in its
+config.json (other training flags are refused).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if resume != "" {
-				out = resume
-			} else {
-				switch hints {
-				case "none", "0":
-					cfg.Hints = 0
-				case "1":
-					cfg.Hints = 1
-				case "2":
-					cfg.Hints = 2
-				default:
-					return usagef("--hints must be none, 1 or 2, not %q", hints)
+				c, err := resumeConfig(cmd, resume)
+				if err != nil {
+					return err
 				}
-				if cfg.Model != "nspda" && !cmd.Flags().Changed("hints") {
-					cfg.Hints = 0
-				}
-				if err := cfg.Validate(); err != nil {
-					return usageError{err}
-				}
+				cfg, out = c, resume
+			} else if err := checkTrainFlags(cmd, &cfg, hints); err != nil {
+				return err
 			}
 			if out == "" {
 				out = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", cfg.Model, cfg.Grammar, cfg.Key()))
@@ -78,10 +70,10 @@ continues a killed run from its last checkpoint.`,
 	f := cmd.Flags()
 	f.StringVar(&cfg.Grammar, "grammar", cfg.Grammar, "grammar: a built-in name or a PDA .yaml file")
 	f.StringVar(&cfg.Model, "model", cfg.Model, "model to train (see 'nspda models')")
-	f.IntVar(&cfg.Order, "order", cfg.Order, "nspda tensor order: 2 (M1) or 3 (M2)")
+	f.IntVar(&cfg.Order, "order", cfg.Order, "tensor order of nspda, 2 (M1) or 3 (M2), and of the nnpda controller")
 	f.IntVar(&cfg.Hidden, "hidden", 0, "state or hidden units (default: the paper's rule for nspda, the model's default otherwise)")
 	f.IntVar(&cfg.Stacks, "stacks", 0, "stacks (stack-rnn) or lists (list-rnn)")
-	f.BoolVar(&cfg.Rounding, "rounding", false, "stack-rnn: hard actions at evaluation")
+	f.BoolVar(&cfg.Rounding, "rounding", false, "stack-rnn, list-rnn: hard actions at evaluation")
 	f.StringVar(&hints, "hints", "2", "nspda hints: none, 1 or 2")
 	f.Float64Var(&cfg.HintH, "hint-strength", cfg.HintH, "strength H of the programmed hint weights")
 	f.BoolVar(&cfg.DeadHint, "dead-hint", false, "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)")
@@ -95,6 +87,7 @@ continues a killed run from its last checkpoint.`,
 	f.IntVar(&cfg.EvalRefine, "eval-refine", 0, "iterations per symbol when classifying (default: K)")
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
 	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
+	f.BoolVar(&cfg.NoReadGrad, "no-read-grad", false, "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)")
 	f.BoolVar(&cfg.KeepBest, "keep-best", false, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
 	f.Uint64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "seed of the training and validation data")
@@ -102,6 +95,55 @@ continues a killed run from its last checkpoint.`,
 	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
 	f.BoolVar(&quiet, "quiet", false, "no per-epoch output")
 	return cmd
+}
+
+// displayFlags are the flags of train that change only what it prints; any
+// other flag sets the configuration, which a resumed run takes from its
+// config.json.
+var displayFlags = map[string]bool{"resume": true, "quiet": true, "help": true}
+
+// resumeConfig returns the configuration of the run in dir, refusing the
+// training flags that --resume would otherwise ignore.
+func resumeConfig(cmd *cobra.Command, dir string) (experiment.Config, error) {
+	var given []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if !displayFlags[f.Name] {
+			given = append(given, "--"+f.Name)
+		}
+	})
+	if len(given) > 0 {
+		return experiment.Config{}, usagef("--resume continues a run with its own config.json: drop %s", strings.Join(given, ", "))
+	}
+	return experiment.ReadConfig(dir)
+}
+
+// checkTrainFlags completes cfg from the flags that need interpreting and
+// refuses a configuration that cannot work or options that do not apply
+// to the model (usage errors).
+func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, hints string) error {
+	switch hints {
+	case "none", "0":
+		cfg.Hints = 0
+	case "1":
+		cfg.Hints = 1
+	case "2":
+		cfg.Hints = 2
+	default:
+		return usagef("--hints must be none, 1 or 2, not %q", hints)
+	}
+	changed := cmd.Flags().Changed
+	if cfg.Model != "nspda" && !changed("hints") {
+		cfg.Hints = 0
+	}
+	// Every model's default configuration has order 3, unused by most of
+	// them; only an explicit --order is a mistake there.
+	if changed("order") && cfg.Model != "nspda" && cfg.Model != "nnpda" {
+		return usagef("--order applies to the nspda and nnpda models only, not %s", cfg.Model)
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	return nil
 }
 
 // newProgress shows a progress bar when w is a terminal, and prints one
@@ -123,7 +165,7 @@ func newProgress(w io.Writer, maxEpochs int) (p experiment.Progress, done func()
 			}
 	}
 	return func(m train.Metrics, seconds float64) {
-		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4f  chars %d  %.2fs\n",
+		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4g  chars %d  %.2fs\n",
 			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, m.LR, m.Chars, seconds)
 	}, func() {}
 }

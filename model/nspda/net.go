@@ -30,13 +30,20 @@ import (
 //     with this step's read values.
 //   - At the end marker the stack does not move: r' = r.
 //
+// NoReadGrad sets ∂r'/∂v* to 0 (the pending read's derivative through the
+// decisive action neuron), an ablation of that gradient path; the forward
+// pass and every other derivative are unchanged.
+//
 // In training mode (Start with an rng) every read neuron's value is drawn
 // afresh after each action from the paper's intervals; in evaluation mode the
 // midpoints are used.
 type Net struct {
 	*Model
-	stack stack.Digital
-	rng   *rand.Rand
+	// NoReadGrad zeroes ∂r'/∂v*: the action neurons get no gradient from
+	// the reads their actions cause.
+	NoReadGrad bool
+	stack      stack.Digital
+	rng        *rand.Rand
 }
 
 var _ nn.Model = (*Net)(nil)
@@ -350,9 +357,11 @@ func (n *Net) StepVJP(recAny any, ds2, ds, grad []float64) {
 				dr[k] += v
 			}
 		}
-		if dv := rec.fprim * nn.Dot(rec.g, dpn); dv != 0 {
-			gBa[rec.cstar] += dv
-			n.backRow(n.Wa, gWa, n.A, rec.cstar, dv, rec, ds)
+		if !n.NoReadGrad {
+			if dv := rec.fprim * nn.Dot(rec.g, dpn); dv != 0 {
+				gBa[rec.cstar] += dv
+				n.backRow(n.Wa, gWa, n.A, rec.cstar, dv, rec, ds)
+			}
 		}
 	case rec.first:
 		for k, v := range dpn {
@@ -453,9 +462,11 @@ func (n *Net) StepJVP(recAny any, ds, ds2 []float64) {
 		} else {
 			nn.Zero(pn)
 		}
-		dv := rec.fprim * n.rowJVP(n.Wa, n.A, rec.cstar, rec, ds)
-		for k, g := range rec.g {
-			pn[k] += g * dv
+		if !n.NoReadGrad {
+			dv := rec.fprim * n.rowJVP(n.Wa, n.A, rec.cstar, rec, ds)
+			for k, g := range rec.g {
+				pn[k] += g * dv
+			}
 		}
 	case rec.first:
 		copy(pn, dr)

@@ -4,12 +4,15 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/diff/fd"
 
+	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/nn/nntest"
+	"github.com/nspda/nspda/stack"
 )
 
 // randomSyms draws n symbols over an alphabet of L.
@@ -70,21 +73,155 @@ func TestNetAdjoint(t *testing.T) {
 	}
 }
 
+// reads are one step's drawn read values: a neuron's value when its symbol
+// is on top, when it was just popped, and otherwise (one per neuron).
+type reads struct {
+	base        []float64
+	top, popped float64
+}
+
+// drawReads replays the Net's training-mode draws from its read stream: the
+// R "other" values, then the top's, then the popped symbol's.
+func drawReads(rng *rand.Rand, R int) reads {
+	between := func(iv [2]float64) float64 { return iv[0] + (iv[1]-iv[0])*rng.Float64() }
+	d := reads{base: make([]float64, R)}
+	for k := range d.base {
+		d.base[k] = between(stack.OtherRange)
+	}
+	d.top = between(stack.TopRange)
+	d.popped = between(stack.PoppedRange)
+	return d
+}
+
+// readOf is the read of a stack (bottom first) whose last action popped the
+// symbol popped (−1: none): the top's neuron (⊥'s, the last, when empty)
+// reads d.top, the popped one d.popped unless it is also on top.
+func readOf(syms []int, popped int, d reads) []float64 {
+	r := append([]float64(nil), d.base...)
+	if popped >= 0 {
+		r[popped] = d.popped
+	}
+	top := len(r) - 1
+	if len(syms) > 0 {
+		top = syms[len(syms)-1]
+	}
+	r[top] = d.top
+	return r
+}
+
+// refStep is one iteration of the reference pass as the test derives it
+// from the stack's contents and the drawn read values, independently of
+// the Net's own record (rec, used only for the pre-activations at the
+// reference point).
+type refStep struct {
+	rec         *record
+	l           int
+	first, last bool
+	moved, noop bool
+	r           []float64 // read before the iteration
+	cstar       int       // decisive action neuron
+	g           []float64 // ∂r'/∂f̂(v*): e(x) − r (push side) or r − r_below (pop side)
+	rn          []float64 // pending read after the iteration
+}
+
+// decisive returns the action neuron whose f̂ the read's derivative goes
+// through: among those whose ternary value is not 0 (all of them, for a
+// no-op), the largest |pre-activation|, the lowest index on ties.
+func decisive(act []float64, op grammar.Op) int {
+	c, best := 0, -1.0
+	for i, v := range act {
+		if (op == grammar.Noop || Ternary(v) != 0) && math.Abs(v) > best {
+			c, best = i, math.Abs(v)
+		}
+	}
+	return c
+}
+
+// referencePass runs the Net over c in training mode with the read stream
+// of seed and derives every iteration's refStep: it keeps its own stack,
+// replays the read draws, and checks that the Net's forward reads are the
+// ones the stack and the draws give. It returns the initial state too.
+func referencePass(t *testing.T, n *Net, c nntest.Case) ([]float64, []refStep) {
+	t.Helper()
+	J, R := n.J, n.R()
+	stream := func() *rand.Rand { return rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15)) }
+	twin := stream()
+	s := make([]float64, n.StateSize())
+	n.Start(s, stream())
+	s0 := append([]float64(nil), s...)
+	r0 := readOf(nil, -1, drawReads(twin, R))
+	if !slices.Equal(s[J:J+R], r0) || !slices.Equal(s[J+R:], r0) {
+		t.Fatalf("initial read %v, want %v", s[J:], r0)
+	}
+	var syms []int
+	var steps []refStep
+	for _, l := range append(slices.Clone(c.Syms), n.InputSize()-1) {
+		for it := 0; it < c.Refine; it++ {
+			r := append([]float64(nil), s[J:J+R]...)
+			st := refStep{rec: n.NewRecord().(*record), l: l, first: it == 0, last: it == c.Refine-1, r: r}
+			st.moved = st.first && l < n.L
+			s2 := make([]float64, n.StateSize())
+			n.Step(st.rec, s, s2, l, st.first, st.last)
+			if st.moved {
+				d := drawReads(twin, R)
+				op := DecodeAction(st.rec.act)
+				st.noop = op == grammar.Noop
+				st.cstar = decisive(st.rec.act, op)
+				// g = e(x) − r on the push side (f̂(v*) ≥ 0 for a no-op),
+				// r − r_below on the pop side, with this step's draws.
+				pushSide := op == grammar.Push || (st.noop && st.rec.act[st.cstar] >= 0)
+				st.g = make([]float64, R)
+				switch {
+				case pushSide:
+					e := readOf(append(slices.Clone(syms), l), -1, d)
+					for k := range st.g {
+						st.g[k] = e[k] - r[k]
+					}
+				default:
+					below := readOf(nil, -1, d) // a pop of the empty stack leaves it empty
+					if len(syms) > 0 {
+						below = readOf(syms[:len(syms)-1], syms[len(syms)-1], d)
+					}
+					for k := range st.g {
+						st.g[k] = r[k] - below[k]
+					}
+				}
+				popped := -1
+				switch {
+				case op == grammar.Push:
+					syms = append(syms, l)
+				case op == grammar.Pop && len(syms) > 0:
+					popped = syms[len(syms)-1]
+					syms = syms[:len(syms)-1]
+				}
+				st.rn = readOf(syms, popped, d)
+				if !slices.Equal(st.rn, s2[J+R:]) {
+					t.Fatalf("step %d: the Net's pending read %v, the stack %v and the draws give %v", len(steps), s2[J+R:], syms, st.rn)
+				}
+			}
+			steps = append(steps, st)
+			s = s2
+		}
+	}
+	return s0, steps
+}
+
 // relaxedLoss is the function whose exact gradient the Net's derivatives
-// define: the forward pass recorded in refs, with every discrete decision
-// (stack moves, decisive action neuron, read draws) held fixed, states
-// relaxed as z' = z'_ref + σ(pre) − σ(pre_ref) and reads as
+// define: the forward pass of steps, with every discrete decision (stack
+// moves, decisive action neuron, read draws) held fixed, states relaxed as
+// z' = z'_ref + σ(pre) − σ(pre_ref) and reads as
 // r' = r'_ref + [no-op](r − r_ref) + g·(f̂(v*) − f̂(v*_ref)).
-func relaxedLoss(n *Net, refs []*record, s0 []float64, label float64) float64 {
+func relaxedLoss(n *Net, steps []refStep, s0 []float64, label float64) float64 {
 	J, R := n.J, n.R()
 	s := append([]float64(nil), s0...)
 	scratch := n.NewRecord().(*record)
 	loss := 0.0
-	for _, ref := range refs {
+	for _, st := range steps {
+		ref := st.rec
 		z, r, p := s[:J], s[J:J+R], s[J+R:]
 		copy(scratch.z, z)
 		copy(scratch.r, r)
-		scratch.l = ref.l
+		scratch.l = st.l
 		scratch.nz = scratch.nz[:0]
 		for j := range z {
 			scratch.nz = append(scratch.nz, j)
@@ -96,20 +233,20 @@ func relaxedLoss(n *Net, refs []*record, s0 []float64, label float64) float64 {
 		}
 		pn := append([]float64(nil), p...)
 		switch {
-		case ref.moved:
+		case st.moved:
 			n.contract(scratch.act, n.Wa, n.Ba, n.A, scratch)
-			df := 2*Sigmoid(scratch.act[ref.cstar]) - 2*Sigmoid(ref.act[ref.cstar])
+			df := 2*Sigmoid(scratch.act[st.cstar]) - 2*Sigmoid(ref.act[st.cstar])
 			for k := range pn {
-				pn[k] = ref.rn[k] + ref.g[k]*df
-				if ref.noop {
-					pn[k] += r[k] - ref.r[k]
+				pn[k] = st.rn[k] + st.g[k]*df
+				if st.noop {
+					pn[k] += r[k] - st.r[k]
 				}
 			}
-		case ref.first:
+		case st.first:
 			copy(pn, r)
 		}
 		rn := append([]float64(nil), r...)
-		if ref.last {
+		if st.last {
 			copy(rn, pn)
 		}
 		o := n.Bo[0]
@@ -128,37 +265,33 @@ func relaxedLoss(n *Net, refs []*record, s0 []float64, label float64) float64 {
 // StepVJP and OutVJP) against central finite differences of relaxedLoss, for
 // every parameter, both orders, with refinement and training-mode reads.
 func TestNetGradient(t *testing.T) {
-	moves, noops := 0, 0
-	defer func() {
-		if moves < 50 || noops < 50 {
-			t.Errorf("the strings moved the stack %d times and left it %d times; the test needs many of both", moves, noops)
-		}
-	}()
+	moves, noops := checkNetGradient(t, false)
+	if moves < 50 || noops < 50 {
+		t.Errorf("the strings moved the stack %d times and left it %d times; the test needs many of both", moves, noops)
+	}
+}
+
+// checkNetGradient is TestNetGradient, with or without NoReadGrad (whose
+// relaxed loss has g = 0: the pending read does not depend on f̂(v*)). It
+// returns how many iterations moved the stack and how many left it.
+func checkNetGradient(t *testing.T, noReadGrad bool) (moves, noops int) {
 	for _, order := range []Order{Second, Third} {
 		for seed := uint64(1); seed <= 6; seed++ {
 			for _, refine := range []int{1, 3} {
 				t.Run(fmt.Sprintf("order%d/seed%d/K%d", order, seed, refine), func(t *testing.T) {
 					m := busyModel(t, order, 2, 4, 2, seed)
 					n := NewNet(m)
+					n.NoReadGrad = noReadGrad
 					rng := rand.New(rand.NewPCG(seed, 2))
 					c := nntest.Case{Syms: randomSyms(rng, 2, 10), Label: float64(seed % 2), Refine: refine, Seed: seed}
-					// Reference pass, keeping records.
-					s0 := make([]float64, n.StateSize())
-					var refs []*record
-					s := make([]float64, n.StateSize())
-					n.Start(s, rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)))
-					copy(s0, s)
+					s0, steps := referencePass(t, n, c)
 					ops := map[bool]int{}
-					for _, l := range append(c.Syms, n.InputSize()-1) {
-						for it := 0; it < refine; it++ {
-							rec := n.NewRecord().(*record)
-							s2 := make([]float64, n.StateSize())
-							n.Step(rec, s, s2, l, it == 0, it == refine-1)
-							refs = append(refs, rec)
-							if rec.moved {
-								ops[rec.noop]++
-							}
-							s = s2
+					for i, st := range steps {
+						if st.moved {
+							ops[st.noop]++
+						}
+						if noReadGrad {
+							steps[i].g = make([]float64, len(st.g))
 						}
 					}
 					moves += ops[false]
@@ -169,7 +302,7 @@ func TestNetGradient(t *testing.T) {
 					orig := append([]float64(nil), p...)
 					want := fd.Gradient(nil, func(x []float64) float64 {
 						copy(p, x)
-						return relaxedLoss(n, refs, s0, c.Label)
+						return relaxedLoss(n, steps, s0, c.Label)
 					}, orig, &fd.Settings{Formula: fd.Central, Step: 1e-6})
 					copy(p, orig)
 					for i := range got {
@@ -181,6 +314,7 @@ func TestNetGradient(t *testing.T) {
 			}
 		}
 	}
+	return moves, noops
 }
 
 func TestNetAllocatesNothing(t *testing.T) {

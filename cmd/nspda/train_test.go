@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/train"
+)
+
+// TestTrainRefusesInapplicable: an option the model does not have is a
+// usage error naming it, not silently ignored.
+func TestTrainRefusesInapplicable(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--model", "lstm", "--stacks", "3"}, "stacks"},
+		{[]string{"--model", "gru", "--rounding"}, "rounding"},
+		{[]string{"--model", "nnpda", "--rounding"}, "rounding"},
+		{[]string{"--rounding"}, "rounding"},
+		{[]string{"--model", "elman", "--noise", "15"}, "noise"},
+		{[]string{"--model", "lstm", "--order", "3"}, "--order"},
+		{[]string{"--model", "stack-rnn", "--order", "2"}, "--order"},
+		{[]string{"--model", "second-order", "--order", "3"}, "--order"},
+		{[]string{"--model", "gru", "--no-read-grad"}, "no-read-grad"},
+		// An explicit --order is fine for the models that have one: the
+		// error is about the next mistake.
+		{[]string{"--model", "nspda", "--order", "2", "--max-epochs", "0"}, "max-epochs"},
+		{[]string{"--model", "nnpda", "--order", "3", "--max-epochs", "0"}, "max-epochs"},
+		{[]string{"--no-read-grad", "--max-epochs", "0"}, "max-epochs"},
+	} {
+		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
+		_, errs, code := cli(t, args...)
+		if code != 2 || !strings.HasPrefix(errs, "nspda: ") || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// interrupted makes a run of cfg in a new directory and stops it after
+// its first epoch, as a killed run would be.
+func interrupted(t *testing.T, cfg experiment.Config) string {
+	t.Helper()
+	dir := t.TempDir()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stop := func(m train.Metrics, _ float64) { cancel() }
+	if _, err := experiment.Train(ctx, cfg, dir, false, stop); !errors.Is(err, context.Canceled) {
+		t.Fatalf("interrupted run returned %v", err)
+	}
+	return dir
+}
+
+func smallConfig() experiment.Config {
+	cfg := experiment.Defaults()
+	cfg.Positives, cfg.Negatives = 40, 40
+	cfg.Curriculum, cfg.Algo = "standard", "bptt"
+	cfg.MaxEpochs = 3
+	cfg.Tests = []string{"test60"}
+	return cfg
+}
+
+// TestTrainResume: a resumed run shows its own configuration (its max
+// epochs, not the default's), and refuses training flags it would ignore.
+func TestTrainResume(t *testing.T) {
+	dir := interrupted(t, smallConfig())
+	_, errs, code := cli(t, "train", "--resume", dir, "--max-epochs", "9", "--lr", "0.5", "--quiet")
+	if code != 2 || !strings.Contains(errs, "--max-epochs") || !strings.Contains(errs, "--lr") || strings.Contains(errs, "--quiet") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("--resume with training flags: exit %d, stderr %q", code, errs)
+	}
+	out, errs, code := cli(t, "train", "--resume", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "epoch   2/3") || !strings.Contains(out, "epoch   3/3") || strings.Contains(out, "/500") || strings.Contains(out, "epoch   1/") {
+		t.Errorf("resumed run's output:\n%s", out)
+	}
+	if !strings.Contains(out, "-> "+dir) {
+		t.Errorf("resumed run does not report its directory:\n%s", out)
+	}
+}
+
+// TestProgressLine: the plain progress line shows any learning rate
+// readably.
+func TestProgressLine(t *testing.T) {
+	for lr, want := range map[float64]string{0.1005000321: "lr 0.1005 ", 1e-7: "lr 1e-07 ", 3e12: "lr 3e+12 "} {
+		var b bytes.Buffer
+		p, done := newProgress(&b, 60)
+		p(train.Metrics{Epoch: 4, LR: lr}, 1)
+		done()
+		if !strings.Contains(b.String(), want) || !strings.HasPrefix(b.String(), "epoch   4/60 ") {
+			t.Errorf("lr %g: %q, want %q", lr, b.String(), want)
+		}
+	}
+}
+
+// TestTrainDivergesExit1: a run whose loss stops being finite fails (exit
+// 1) with one line saying where and why, and writes no model or summary.
+func TestTrainDivergesExit1(t *testing.T) {
+	dir := t.TempDir()
+	_, errs, code := cli(t, "train", "--lr", "1e308", "--max-epochs", "2", "--algo", "bptt", "--quiet", "--out", dir)
+	want := regexp.MustCompile(`^nspda: epoch \d+, string \d+ of \d+: loss is (NaN|[+-]Inf); stopping\n$`)
+	if code != 1 || !want.MatchString(errs) {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %v", code, errs, want)
+	}
+	for _, f := range []string{experiment.ModelFile, experiment.SummaryFile} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
+			t.Errorf("a diverged run wrote %s", f)
+		}
+	}
+}
