@@ -1,0 +1,42 @@
+package model
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
+)
+
+// BenchmarkStepNSPDA measures the NSPDA under the baselines' benchmark
+// conditions (model/rnn, model/stackrnn, model/nnpda BenchmarkStep*): an
+// allocation-free forward and backward pass over a string of 20 symbols plus
+// the end marker, one iteration per symbol, no parameter update, a 2-symbol
+// alphabet; J = 8, both orders. chars/s counts the 21 inputs.
+func BenchmarkStepNSPDA(b *testing.B) {
+	for _, order := range []int{2, 3} {
+		b.Run([]string{2: "M1", 3: "M2"}[order], func(b *testing.B) {
+			spec, err := Lookup("nspda")
+			if err != nil {
+				b.Fatal(err)
+			}
+			m, err := spec.New([]rune("ab"), nn.Options{Hidden: 8, Order: order}, rand.New(rand.NewPCG(1, 1)))
+			if err != nil {
+				b.Fatal(err)
+			}
+			rng := rand.New(rand.NewPCG(2, 2))
+			syms := make([]int, 20)
+			for i := range syms {
+				syms[i] = rng.IntN(2)
+			}
+			bp := nntest.NewPass(m, len(syms))
+			bp.JVP = false
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				bp.Run(syms, 1)
+			}
+			b.ReportMetric(float64(b.N*(len(syms)+1))/b.Elapsed().Seconds(), "chars/s")
+		})
+	}
+}
