@@ -16,7 +16,7 @@ import (
 // that nothing was trained and every byte is the same.
 func TestReproQuickAll(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains every quick grid (about 30 s on 2 cores); .ci/run also runs them through the CLI")
+		t.Skip("trains every quick grid (about 30 s on 2 cores); go test without -short, as .ci/run runs it, includes it")
 	}
 	dir := t.TempDir()
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "tables")
