@@ -38,7 +38,7 @@ type Summary struct {
 	J               int               `json:"J,omitempty"` // nspda state neurons
 	Params          int               `json:"params"`
 	Algorithm       string            `json:"algorithm"`
-	WallSeconds     float64           `json:"wall_seconds"`
+	WallSeconds     float64           `json:"wall_seconds"` // compute time over every session of the run (an epoch lost to a kill is not counted)
 }
 
 // Progress is told about every epoch.
@@ -116,7 +116,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		}
 		sum.Sets = append(sum.Sets, r)
 	}
-	sum.WallSeconds = time.Since(start).Seconds()
+	sum.WallSeconds = rec.prior + time.Since(start).Seconds()
 	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return nil, err
 	}
@@ -295,6 +295,7 @@ type dirRecorder struct {
 	dir             string
 	metrics, timing *os.File
 	progress        Progress
+	prior           float64 // seconds of the epochs kept from earlier sessions of a resumed run
 }
 
 // newDirRecorder opens the metrics files; when resuming from a checkpoint
@@ -314,7 +315,35 @@ func newDirRecorder(dir string, from *train.Checkpoint, progress Progress) (*dir
 		r.metrics.Close()
 		return nil, err
 	}
+	if epochs > 0 {
+		if r.prior, err = timingSeconds(filepath.Join(dir, TimingFile)); err != nil {
+			r.close()
+			return nil, err
+		}
+	}
 	return r, nil
+}
+
+// timingSeconds sums the seconds of a timing.jsonl file.
+func timingSeconds(path string) (float64, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 0, err
+	}
+	total := 0.0
+	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+		if len(line) == 0 {
+			continue
+		}
+		var t struct {
+			Seconds float64 `json:"seconds"`
+		}
+		if err := json.Unmarshal(line, &t); err != nil {
+			return 0, fmt.Errorf("%s:%d: %v", path, i+1, err)
+		}
+		total += t.Seconds
+	}
+	return total, nil
 }
 
 // openLines opens path for appending after keeping its first n lines.

@@ -100,8 +100,13 @@ func TestResume(t *testing.T) {
 		if n := bytes.Count(read(t, filepath.Join(broken, MetricsFile)), []byte("\n")); n != 3 {
 			t.Fatalf("%s: %d metric lines after 3 epochs", cur, n)
 		}
-		if _, err := Train(context.Background(), Config{}, broken, true, nil); err != nil {
+		sum, err := Train(context.Background(), Config{}, broken, true, nil)
+		if err != nil {
 			t.Fatal(err)
+		}
+		// wall_seconds counts every session's epochs, not the last one's only.
+		if epochs, err := timingSeconds(filepath.Join(broken, TimingFile)); err != nil || sum.WallSeconds < epochs {
+			t.Errorf("%s: resumed run's wall_seconds %g, its epochs took %g (%v)", cur, sum.WallSeconds, epochs, err)
 		}
 		for _, f := range []string{MetricsFile, ModelFile} {
 			if !bytes.Equal(read(t, filepath.Join(whole, f)), read(t, filepath.Join(broken, f))) {
