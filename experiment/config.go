@@ -47,6 +47,10 @@ type Config struct {
 	// validation set rather than its last (omitted from the key when false,
 	// so stored results of earlier versions keep their names).
 	KeepBest bool `json:"keep_best,omitempty"`
+	// Stage2Annealed: 2-IL's second stage keeps the rate stage 1's annealing
+	// had reached (its mean, fixed) instead of returning to LR (omitted
+	// from the key when false).
+	Stage2Annealed bool `json:"stage2_annealed,omitempty"`
 	// NoReadGrad (nspda only) zeroes the derivative of the pending read with
 	// respect to the decisive action neuron, ∂p/∂v* (docs/design.md section
 	// 5), leaving the forward pass untouched: the action neurons then learn

@@ -276,7 +276,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 	}
 	return train.Settings{
 		Estimator: est, Curriculum: cur, Refine: cfg.Refine, MaxEpochs: cfg.MaxEpochs,
-		Schedule: train.Schedule{LR0: cfg.LR}, Clip: cfg.Clip,
+		Schedule: train.Schedule{LR0: cfg.LR, FixedAnnealed: cfg.Stage2Annealed}, Clip: cfg.Clip,
 		Noise:      train.Noise{Percent: cfg.Noise, Scale: cfg.NoiseScale},
 		StageNoise: train.Noise{Percent: cfg.StageNoise, Scale: cfg.NoiseScale},
 		Seed:       cfg.Seed,

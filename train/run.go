@@ -70,6 +70,9 @@ type Checkpoint struct {
 	ConvergedChars int64             `json:"converged_chars"`
 	Finished       bool              `json:"finished"`
 	Best           *Best             `json:"best,omitempty"` // with Settings.KeepBest
+	// FixedFrom is 1 + the epoch at which the first fixed-rate phase began
+	// (0: none yet); with Schedule.FixedAnnealed it sets that rate.
+	FixedFrom int `json:"fixed_from,omitempty"`
 }
 
 // Best is the epoch a KeepBest run selects so far, with its weights.
@@ -130,6 +133,12 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			break
 		}
 		lr := set.Schedule.Rate(st.cp.Epoch, phase.Stochastic, sched)
+		if !phase.Stochastic && set.Schedule.FixedAnnealed {
+			if st.cp.FixedFrom == 0 {
+				st.cp.FixedFrom = st.cp.Epoch + 1
+			}
+			lr = set.Schedule.Fixed(st.cp.FixedFrom - 1)
+		}
 		subset := subsetUpTo(env.Train, phase.MaxLen)
 		order.Shuffle(len(subset), func(i, j int) { subset[i], subset[j] = subset[j], subset[i] })
 		nz := set.Noise

@@ -22,10 +22,32 @@ const (
 //	η_e = η_0 · u_e / (1 + e/τ),   u_e ~ U(0.5, 1),
 //
 // a harmonic decay with a random factor redrawn every epoch; in fixed mode
-// (2-IL's second stage) it is η_0.
+// (2-IL's second stage) it is η_0, or with FixedAnnealed the mean of the
+// stochastic rate at the epoch the fixed phases began (Fixed).
 type Schedule struct {
 	LR0 float64 // η_0
 	Tau float64 // decay time in epochs (default 100)
+	// FixedAnnealed: fixed phases keep the rate annealing had reached
+	// rather than returning to η_0 (Algorithm 1 says "a fixed learning
+	// rate" without saying which).
+	FixedAnnealed bool
+}
+
+// Fixed returns the fixed rate of phases that began at epoch from (counted
+// from 0): η_0, or with FixedAnnealed η_0 · 3/4 / (1 + from/τ), the mean of
+// the stochastic rate at that epoch.
+func (s Schedule) Fixed(from int) float64 {
+	if !s.FixedAnnealed {
+		return s.LR0
+	}
+	return s.LR0 * 0.75 / (1 + float64(from)/s.tau())
+}
+
+func (s Schedule) tau() float64 {
+	if s.Tau == 0 {
+		return 100
+	}
+	return s.Tau
 }
 
 // Rate returns η_e, drawing u_e from rng when stochastic.
@@ -33,12 +55,8 @@ func (s Schedule) Rate(epoch int, stochastic bool, rng *rand.Rand) float64 {
 	if !stochastic {
 		return s.LR0
 	}
-	tau := s.Tau
-	if tau == 0 {
-		tau = 100
-	}
 	u := 0.5 + 0.5*rng.Float64()
-	return s.LR0 * u / (1 + float64(epoch)/tau)
+	return s.LR0 * u / (1 + float64(epoch)/s.tau())
 }
 
 // SGD applies θ ← θ − η·clip(g) with element-wise clipping to ±Clip, and

@@ -88,6 +88,7 @@ config.json (other training flags are refused).`,
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
 	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
 	f.BoolVar(&cfg.NoReadGrad, "no-read-grad", false, "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)")
+	f.BoolVar(&cfg.Stage2Annealed, "stage2-annealed", false, "2il: the second stage's fixed rate is the one stage 1's annealing reached, not --lr")
 	f.BoolVar(&cfg.KeepBest, "keep-best", false, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
 	f.Uint64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "seed of the training and validation data")

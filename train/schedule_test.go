@@ -1,0 +1,68 @@
+package train
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/model/nspda"
+)
+
+// phases is a curriculum of n stochastic epochs, then fixed ones (as 2-IL's
+// two stages), over every string.
+type phases struct{ n, done int }
+
+func (p *phases) Name() string { return "test" }
+func (p *phases) Next(*Report) (Phase, bool) {
+	p.done++
+	return Phase{MaxLen: 100, Stage: 1 + min(1, p.done/(p.n+1)), Stochastic: p.done <= p.n, WeightNoise: p.done > p.n}, true
+}
+
+type rates []float64
+
+func (r *rates) Epoch(m Metrics, _ float64) error { *r = append(*r, m.LR); return nil }
+func (r *rates) Checkpoint(*Checkpoint) error     { return nil }
+
+// TestFixedRate: fixed-rate phases run at η_0, or with FixedAnnealed at
+// the mean of the annealed rate at the epoch they began, constant after it;
+// the stochastic epochs before are the same either way.
+func TestFixedRate(t *testing.T) {
+	const lr0, stochastic, epochs = 0.1, 5, 8
+	run := func(annealed bool) rates {
+		net := testNet(t, nspda.Third, 2, 4, 1)
+		rng := rand.New(rand.NewPCG(1, 2))
+		var exs []Example
+		for range 6 {
+			exs = append(exs, randomExample(rng, 2, 5, false))
+		}
+		env := Env{Net: net, Train: exs, Valid: exs[:2],
+			Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
+		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: stochastic}, Refine: 1, MaxEpochs: epochs,
+			Schedule: Schedule{LR0: lr0, FixedAnnealed: annealed}, Clip: 13, Seed: 3}
+		var r rates
+		if _, err := Run(context.Background(), env, set, &r, nil); err != nil {
+			t.Fatal(err)
+		}
+		if len(r) != epochs {
+			t.Fatalf("%d epochs recorded, want %d (converged early?)", len(r), epochs)
+		}
+		return r
+	}
+	plain, annealed := run(false), run(true)
+	for e := range stochastic {
+		if plain[e] != annealed[e] || plain[e] > lr0/(1+float64(e)/100) || plain[e] < lr0/2/(1+float64(e)/100) {
+			t.Errorf("epoch %d: rates %g and %g, want one draw of the annealed rate", e+1, plain[e], annealed[e])
+		}
+	}
+	want := lr0 * 0.75 / (1 + stochastic/100.0)
+	for e := stochastic; e < epochs; e++ {
+		if plain[e] != lr0 {
+			t.Errorf("epoch %d: fixed rate %g, want η_0 = %g", e+1, plain[e], lr0)
+		}
+		if math.Abs(annealed[e]-want) > 1e-15 {
+			t.Errorf("epoch %d: FixedAnnealed rate %g, want %g", e+1, annealed[e], want)
+		}
+	}
+}
