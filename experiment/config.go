@@ -84,6 +84,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("hints must be none, 1 or 2")
 	case c.Hints > 0 && c.Model != "nspda":
 		return fmt.Errorf("hints apply to the nspda model only")
+	case c.Stage2Annealed && c.Curriculum != "2il":
+		return fmt.Errorf("stage2-annealed applies to the 2il curriculum only (it has the only fixed-rate stage)")
 	case c.DeadHint && c.Model != "nnpda":
 		return fmt.Errorf("the dead-state hint applies to the nnpda model only")
 	case c.NoReadGrad && c.Model != "nspda":

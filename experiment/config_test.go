@@ -27,6 +27,8 @@ func TestValidateRefusesInapplicable(t *testing.T) {
 		{"stack-rnn", func(c *Config) { c.Noise = 15 }, "noise"},
 		{"lstm", func(c *Config) { c.NoReadGrad = true }, "no-read-grad"},
 		{"nnpda", func(c *Config) { c.NoReadGrad = true }, "no-read-grad"},
+		{"nspda", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "standard" }, "stage2-annealed"},
+		{"lstm", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "il" }, "stage2-annealed"},
 	} {
 		c := Defaults()
 		c.Model, c.Hints = tc.model, 0
@@ -42,6 +44,7 @@ func TestValidateRefusesInapplicable(t *testing.T) {
 		{"stack-rnn", func(c *Config) { c.Stacks, c.Rounding = 3, true }},
 		{"list-rnn", func(c *Config) { c.Stacks, c.Rounding = 2, true }},
 		{"nspda", func(c *Config) { c.Noise = 15 }},
+		{"gru", func(c *Config) { c.Stage2Annealed = true }},
 		{"second-order", func(c *Config) { c.Noise = 15 }},
 		{"nnpda", func(c *Config) { c.Noise = 15 }},
 		{"lstm", func(c *Config) { c.Noise = 0 }},
