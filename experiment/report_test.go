@@ -130,11 +130,12 @@ func TestCompute(t *testing.T) {
 		t.Fatal(err)
 	}
 	done, runs, secs := Compute(tab, res)
-	if runs != 400 || done != 240 || secs != 240*720 {
-		t.Fatalf("Compute = %d of %d runs, %v s; want 240 of 400, %v s", done, runs, secs, 240*720.0)
+	// 18 rows × 5 languages, seeds 1..3 of 5 finished, 720 s each.
+	if runs != 450 || done != 270 || secs != 270*720 {
+		t.Fatalf("Compute = %d of %d runs, %v s; want 270 of 450, %v s", done, runs, secs, 270*720.0)
 	}
 	md := string(Markdown(tab, res, Provenance{Command: "nspda repro comparison", Seeds: 5}, nil))
-	if want := "- Runs: 240 of 400 finished; compute: 48.0 hours"; !strings.Contains(md, want) {
+	if want := "- Runs: 270 of 450 finished; compute: 54.0 hours"; !strings.Contains(md, want) {
 		t.Errorf("Markdown lacks %q", want)
 	}
 }
