@@ -24,19 +24,7 @@ func BenchmarkStepNSPDA(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			rng := rand.New(rand.NewPCG(2, 2))
-			syms := make([]int, 20)
-			for i := range syms {
-				syms[i] = rng.IntN(2)
-			}
-			bp := nntest.NewPass(m, len(syms))
-			bp.JVP = false
-			b.ReportAllocs()
-			b.ResetTimer()
-			for b.Loop() {
-				bp.Run(syms, 1)
-			}
-			b.ReportMetric(float64(b.N*(len(syms)+1))/b.Elapsed().Seconds(), "chars/s")
+			nntest.BenchmarkPass(b, m, 20)
 		})
 	}
 }

@@ -1,6 +1,11 @@
 package nntest
 
-import "github.com/nspda/nspda/nn"
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nspda/nspda/nn"
+)
 
 // Pass is an allocation-free forward and backward pass over one string with
 // one iteration per symbol, using preallocated records and states: what
@@ -56,4 +61,24 @@ func (p *Pass) Run(syms []int, label float64) float64 {
 		p.ds, p.ds2 = p.ds2, p.ds
 	}
 	return loss
+}
+
+// BenchmarkPass times Pass.Run without the JVP over a fixed random string of
+// n symbols over {0, 1} (plus the end marker) and reports chars/s counting
+// the n+1 inputs: the baselines' and the NSPDA's common step benchmark. Size
+// a memory before calling it.
+func BenchmarkPass(b *testing.B, net nn.Net, n int) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	syms := make([]int, n)
+	for i := range syms {
+		syms[i] = rng.IntN(2)
+	}
+	bp := NewPass(net, len(syms))
+	bp.JVP = false
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		bp.Run(syms, 1)
+	}
+	b.ReportMetric(float64(b.N*(len(syms)+1))/b.Elapsed().Seconds(), "chars/s")
 }
