@@ -308,28 +308,24 @@ func newDirRecorder(dir string, from *train.Checkpoint, progress Progress) (*dir
 	}
 	r := &dirRecorder{dir: dir, progress: progress}
 	var err error
-	if r.metrics, err = openLines(filepath.Join(dir, MetricsFile), epochs); err != nil {
+	if r.metrics, _, err = openLines(filepath.Join(dir, MetricsFile), epochs); err != nil {
 		return nil, err
 	}
-	if r.timing, err = openLines(filepath.Join(dir, TimingFile), epochs); err != nil {
+	var kept []byte
+	if r.timing, kept, err = openLines(filepath.Join(dir, TimingFile), epochs); err != nil {
 		r.metrics.Close()
 		return nil, err
 	}
-	if epochs > 0 {
-		if r.prior, err = timingSeconds(filepath.Join(dir, TimingFile)); err != nil {
-			r.close()
-			return nil, err
-		}
+	if r.prior, err = timingSeconds(filepath.Join(dir, TimingFile), kept); err != nil {
+		r.close()
+		return nil, err
 	}
 	return r, nil
 }
 
-// timingSeconds sums the seconds of a timing.jsonl file.
-func timingSeconds(path string) (float64, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return 0, err
-	}
+// timingSeconds sums the seconds of the lines of timing.jsonl (at path) in
+// data.
+func timingSeconds(path string, data []byte) (float64, error) {
 	total := 0.0
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
 		if len(line) == 0 {
@@ -346,11 +342,12 @@ func timingSeconds(path string) (float64, error) {
 	return total, nil
 }
 
-// openLines opens path for appending after keeping its first n lines.
-func openLines(path string, n int) (*os.File, error) {
+// openLines opens path for appending after keeping its first n lines, and
+// returns those lines.
+func openLines(path string, n int) (*os.File, []byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, err
+		return nil, nil, err
 	}
 	var keep []byte
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -359,9 +356,10 @@ func openLines(path string, n int) (*os.File, error) {
 		keep = append(append(keep, sc.Bytes()...), '\n')
 	}
 	if err := atomicfile.WriteFile(path, keep); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0o644)
+	return f, keep, err
 }
 
 func (r *dirRecorder) Epoch(m train.Metrics, seconds float64) error {

@@ -71,7 +71,7 @@ type Checkpoint struct {
 	Finished       bool              `json:"finished"`
 	Best           *Best             `json:"best,omitempty"` // with Settings.KeepBest
 	// FixedFrom is 1 + the epoch at which the first fixed-rate phase began
-	// (0: none yet); with Schedule.FixedAnnealed it sets that rate.
+	// (0: none yet): with Schedule.FixedAnnealed it sets that phase's rate.
 	FixedFrom int `json:"fixed_from,omitempty"`
 }
 
@@ -132,8 +132,10 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			st.cp.Finished = true
 			break
 		}
-		lr := set.Schedule.Rate(st.cp.Epoch, phase.Stochastic, sched)
-		if !phase.Stochastic && set.Schedule.FixedAnnealed {
+		var lr float64
+		if phase.Stochastic {
+			lr = set.Schedule.Rate(st.cp.Epoch, sched)
+		} else {
 			if st.cp.FixedFrom == 0 {
 				st.cp.FixedFrom = st.cp.Epoch + 1
 			}

@@ -50,11 +50,8 @@ func (s Schedule) tau() float64 {
 	return s.Tau
 }
 
-// Rate returns η_e, drawing u_e from rng when stochastic.
-func (s Schedule) Rate(epoch int, stochastic bool, rng *rand.Rand) float64 {
-	if !stochastic {
-		return s.LR0
-	}
+// Rate returns the stochastic rate η_e, drawing u_e from rng.
+func (s Schedule) Rate(epoch int, rng *rand.Rand) float64 {
 	u := 0.5 + 0.5*rng.Float64()
 	return s.LR0 * u / (1 + float64(epoch)/s.tau())
 }
