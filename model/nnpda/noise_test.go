@@ -1,14 +1,12 @@
 package nnpda
 
 import (
-	"context"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
-	"github.com/nspda/nspda/evaluate"
-	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
+	"github.com/nspda/nspda/train/traintest"
 )
 
 // The training driver perturbs a net's tensors only if it lists them, and
@@ -131,41 +129,18 @@ func TestNoiseTrains(t *testing.T) {
 	}
 }
 
-// noiseRun trains m for two epochs of plain SGD (BPTT) on two dozen strings
-// over {a,b} of lengths 1..8, labelled by whether a precedes b throughout,
-// with the given noise, the net's NoiseMatrices passed to the driver if
-// tensors, and returns the final parameters.
+// noiseRun trains m (traintest.NoiseRun) on two dozen strings over {a,b} of
+// lengths 1..8, labelled by whether a precedes b throughout.
 func noiseRun(t *testing.T, m *Model, percent float64, tensors bool) []float64 {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(7, 7))
 	var exs []train.Example
-	var lengths []int
 	for range 24 {
 		syms := make([]int, 1+rng.IntN(8))
 		for i := range syms {
 			syms[i] = rng.IntN(2)
 		}
 		exs = append(exs, train.Example{Syms: syms, Label: float64(b2i(slices.IsSorted(syms)))})
-		lengths = append(lengths, len(syms))
 	}
-	cur, err := train.NewCurriculum("standard", lengths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := train.Env{Net: m, Train: exs, Valid: exs[:4],
-		Classifier: func() evaluate.Classifier { return nn.NewClassifier(m, 1) }}
-	if tensors {
-		env.Tensors = m.NoiseMatrices()
-	}
-	set := train.Settings{Estimator: &train.BPTT{}, Curriculum: cur, Refine: 1, MaxEpochs: 2,
-		Schedule: train.Schedule{LR0: 0.1}, Clip: 13, Noise: train.Noise{Percent: percent}, Seed: 1}
-	if _, err := train.Run(context.Background(), env, set, nopRecorder{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	return slices.Clone(m.Params())
+	return traintest.NoiseRun(t, m, exs, percent, tensors)
 }
-
-type nopRecorder struct{}
-
-func (nopRecorder) Epoch(train.Metrics, float64) error { return nil }
-func (nopRecorder) Checkpoint(*train.Checkpoint) error { return nil }

@@ -1,13 +1,12 @@
 package rnn
 
 import (
-	"context"
 	"slices"
 	"testing"
 
-	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
+	"github.com/nspda/nspda/train/traintest"
 )
 
 // The training driver perturbs a net's tensors only if it lists them, and
@@ -83,35 +82,12 @@ func TestSecondNoiseTrains(t *testing.T) {
 	}
 }
 
-// noiseRun trains m for two epochs of plain SGD (BPTT) on a toy set with the
-// given noise, the net's NoiseMatrices passed to the driver if tensors, and
-// returns the final parameters.
+// noiseRun trains m (traintest.NoiseRun) on a toy set.
 func noiseRun(t *testing.T, m nn.Model, percent float64, tensors bool) []float64 {
 	t.Helper()
 	var exs []train.Example
-	var lengths []int
 	for _, c := range toySet(24, 2) {
 		exs = append(exs, train.Example{Syms: c.Syms, Label: c.Label})
-		lengths = append(lengths, len(c.Syms))
 	}
-	cur, err := train.NewCurriculum("standard", lengths)
-	if err != nil {
-		t.Fatal(err)
-	}
-	env := train.Env{Net: m, Train: exs, Valid: exs[:4],
-		Classifier: func() evaluate.Classifier { return nn.NewClassifier(m, 1) }}
-	if tensors {
-		env.Tensors = m.(train.Tensored).NoiseMatrices()
-	}
-	set := train.Settings{Estimator: &train.BPTT{}, Curriculum: cur, Refine: 1, MaxEpochs: 2,
-		Schedule: train.Schedule{LR0: 0.1}, Clip: 13, Noise: train.Noise{Percent: percent}, Seed: 1}
-	if _, err := train.Run(context.Background(), env, set, nopRecorder{}, nil); err != nil {
-		t.Fatal(err)
-	}
-	return slices.Clone(m.Params())
+	return traintest.NoiseRun(t, m, exs, percent, tensors)
 }
-
-type nopRecorder struct{}
-
-func (nopRecorder) Epoch(train.Metrics, float64) error { return nil }
-func (nopRecorder) Checkpoint(*train.Checkpoint) error { return nil }
