@@ -53,6 +53,34 @@ func TestTwoIL(t *testing.T) {
 	}
 }
 
+// TestTwoILCaps checks Algorithm 1's caps on a run that never classifies
+// its validation set: stage 1 lasts exactly Cap1 = 200 epochs (its 14
+// one-pass phases included), stage 2 exactly Cap2 = 350, and then the
+// curriculum ends, whatever the reports say.
+func TestTwoILCaps(t *testing.T) {
+	c, err := NewCurriculum("2il", []int{3, 21})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := &Report{ValidAcc: 0.5, TrainAcc: 0.5}
+	stages := map[int]int{}
+	var last *Report
+	for n := 0; ; n++ {
+		if n > 1000 {
+			t.Fatal("the curriculum never ended")
+		}
+		ph, ok := c.Next(last)
+		if !ok {
+			break
+		}
+		stages[ph.Stage]++
+		last = bad
+	}
+	if stages[1] != 200 || stages[2] != 350 || len(stages) != 2 {
+		t.Fatalf("epochs by stage %v, want 200 in stage 1 and 350 in stage 2", stages)
+	}
+}
+
 func TestILAdvances(t *testing.T) {
 	c, _ := NewCurriculum("il", []int{3, 1, 2})
 	ph, _ := c.Next(nil)
