@@ -56,7 +56,7 @@ func TestTwoIL(t *testing.T) {
 // TestTwoILCaps checks Algorithm 1's caps on a run that never classifies
 // its validation set: stage 1 lasts exactly Cap1 = 200 epochs (its 14
 // one-pass phases included), stage 2 exactly Cap2 = 350, and then the
-// curriculum ends, whatever the reports say.
+// curriculum ends.
 func TestTwoILCaps(t *testing.T) {
 	c, err := NewCurriculum("2il", []int{3, 21})
 	if err != nil {
