@@ -267,3 +267,22 @@ func TestEvalChecksDataLabels(t *testing.T) {
 		t.Errorf("a correct file: exit %d, %q %q", code, out, errs)
 	}
 }
+
+// TestCPUProfile checks that --cpuprofile writes a profile (gzip-compressed
+// protobuf, as go tool pprof reads) for any command, and that an unwritable
+// path is a one-line error.
+func TestCPUProfile(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "cpu.pprof")
+	if _, errs, code := cli(t, "models", "--cpuprofile", path); code != 0 {
+		t.Fatalf("models --cpuprofile: exit %d, %s", code, errs)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile %s: %d bytes, err %v; want a gzip stream", path, len(b), err)
+	}
+	_, errs, code := cli(t, "models", "--cpuprofile", filepath.Join(dir, "no", "cpu.pprof"))
+	if code != 1 || !strings.Contains(errs, "cpu profile") || strings.Count(errs, "\n") != 1 {
+		t.Errorf("unwritable profile: exit %d, stderr %q; want exit 1 naming the profile", code, errs)
+	}
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -23,12 +25,16 @@ func usagef(format string, args ...any) error {
 // 1 when the work failed, 2 for a usage mistake. Errors are printed as one
 // line, "nspda: ...", on stderr.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	root := newRoot()
+	var prof profiler
+	root := newRoot(&prof)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.ExecuteContext(ctx)
+	if perr := prof.stop(); err == nil {
+		err = perr
+	}
 	if err == nil {
 		return 0
 	}
@@ -53,7 +59,43 @@ func isCobraUsage(msg string) bool {
 	return false
 }
 
-func newRoot() *cobra.Command {
+// profiler writes a CPU profile of the whole command when --cpuprofile is
+// given, for "go tool pprof".
+type profiler struct {
+	path string
+	f    *os.File
+}
+
+func (p *profiler) start() error {
+	if p.path == "" {
+		return nil
+	}
+	f, err := os.Create(p.path)
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("cpu profile %s: %w", p.path, err)
+	}
+	p.f = f
+	return nil
+}
+
+func (p *profiler) stop() error {
+	if p.f == nil {
+		return nil
+	}
+	pprof.StopCPUProfile()
+	err := p.f.Close()
+	p.f = nil
+	if err != nil {
+		return fmt.Errorf("cpu profile %s: %w", p.path, err)
+	}
+	return nil
+}
+
+func newRoot(prof *profiler) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "nspda",
 		Short: "Neural state pushdown automata: datasets, rule insertion, evaluation",
@@ -65,6 +107,8 @@ dyck2) or a path to a YAML file describing a deterministic PDA.`,
 		SilenceErrors: true,
 	}
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a CPU profile of the command to `FILE` (for go tool pprof)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
 	root.AddCommand(newTrain(), newModels(), newCurves(), newGenerate(), newProgram(), newEval(), newClassify(), newRepro(), newRun(), newCollect())
 	return root
 }
