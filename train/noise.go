@@ -29,10 +29,14 @@ type Tensored interface {
 	NoiseMatrices() [][][]int
 }
 
-// Apply perturbs params in place, tensor by tensor.
-func (n Noise) Apply(params []float64, tensors [][][]int, rng *rand.Rand) {
+// Apply perturbs params in place, tensor by tensor. perm is scratch space
+// for the random choice of matrices; Apply grows it when it is too short and
+// returns it, so that a caller that keeps it allocates nothing per string.
+// The matrices chosen are those of rng.Perm, drawn with the same random
+// numbers.
+func (n Noise) Apply(params []float64, tensors [][][]int, rng *rand.Rand, perm []int) []int {
 	if n.Percent <= 0 {
-		return
+		return perm
 	}
 	beta := n.Scale
 	if beta == 0 {
@@ -47,7 +51,8 @@ func (n Noise) Apply(params []float64, tensors [][][]int, rng *rand.Rand) {
 				continue
 			}
 			take := max(1, int(math.Round(n.Percent/100*float64(hi-lo))))
-			for _, m := range rng.Perm(hi - lo)[:min(take, hi-lo)] {
+			perm = permInto(perm, hi-lo, rng)
+			for _, m := range perm[:min(take, hi-lo)] {
 				f := 1 + p*beta
 				for _, idx := range mats[lo+m] {
 					params[idx] *= f
@@ -56,4 +61,20 @@ func (n Noise) Apply(params []float64, tensors [][][]int, rng *rand.Rand) {
 			}
 		}
 	}
+	return perm
+}
+
+// permInto is rng.Perm(k) written into buf (grown if shorter than k): the
+// same Fisher–Yates shuffle of 0..k-1 consuming the same random numbers,
+// without allocating.
+func permInto(buf []int, k int, rng *rand.Rand) []int {
+	if cap(buf) < k {
+		buf = make([]int, k)
+	}
+	buf = buf[:k]
+	for i := range buf {
+		buf[i] = i
+	}
+	rng.Shuffle(k, func(i, j int) { buf[i], buf[j] = buf[j], buf[i] })
+	return buf
 }

@@ -26,7 +26,7 @@ func TestNoisePartitions(t *testing.T) {
 		mats = append(mats, idx)
 	}
 	orig := append([]float64(nil), params...)
-	Noise{Percent: 20, Scale: 0.5}.Apply(params, [][][]int{mats}, rand.New(rand.NewPCG(1, 1)))
+	Noise{Percent: 20, Scale: 0.5}.Apply(params, [][][]int{mats}, rand.New(rand.NewPCG(1, 1)), nil)
 	var factors []float64
 	perPart := [3]int{}
 	for m := 0; m < K; m++ {
@@ -63,7 +63,44 @@ func TestNoisePartitions(t *testing.T) {
 	if math.Abs(sum-maxd*(2-1.0/32)) > 1e-9 {
 		t.Errorf("deviations %v do not halve from %v", dev, maxd)
 	}
-	Noise{}.Apply(params, [][][]int{mats}, rand.New(rand.NewPCG(1, 1))) // 0%: no-op
+	Noise{}.Apply(params, [][][]int{mats}, rand.New(rand.NewPCG(1, 1)), nil) // 0%: no-op
+}
+
+// TestNoisePermIntoIsPerm: the regularizer's allocation-free choice of
+// matrices is rng.Perm's, with the same random numbers (stored runs depend
+// on it), and with a kept buffer Apply allocates nothing.
+func TestNoisePermIntoIsPerm(t *testing.T) {
+	a, b := rand.New(rand.NewPCG(7, 9)), rand.New(rand.NewPCG(7, 9))
+	var buf []int
+	for _, k := range []int{1, 2, 3, 10, 7, 33, 1, 64, 5} {
+		want := a.Perm(k)
+		buf = permInto(buf, k, b)
+		if len(buf) != k {
+			t.Fatalf("permInto(%d): length %d", k, len(buf))
+		}
+		for i := range want {
+			if buf[i] != want[i] {
+				t.Fatalf("permInto(%d) = %v, rng.Perm = %v", k, buf, want)
+			}
+		}
+	}
+	if a.Uint64() != b.Uint64() {
+		t.Fatal("permInto consumed a different number of random values than rng.Perm")
+	}
+	mats := make([][]int, 30)
+	for m := range mats {
+		mats[m] = []int{m}
+	}
+	params := make([]float64, 30)
+	for i := range params {
+		params[i] = 1
+	}
+	perm := Noise{Percent: 20}.Apply(params, [][][]int{mats}, a, nil)
+	if allocs := testing.AllocsPerRun(100, func() {
+		perm = Noise{Percent: 20}.Apply(params, [][][]int{mats}, a, perm)
+	}); allocs != 0 {
+		t.Errorf("Apply with a kept buffer: %v allocations, want 0", allocs)
+	}
 }
 
 func TestHints(t *testing.T) {

@@ -124,6 +124,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	}
 	grad := make([]float64, len(params))
 	clean := make([]float64, len(params))
+	var perm []int // the noise regularizer's scratch
 	correct := make([]bool, len(env.Train))
 	for !st.cp.Converged && !st.cp.Finished && st.cp.Epoch < set.MaxEpochs {
 		start := time.Now()
@@ -155,7 +156,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			ex := env.Train[idx]
 			if nz.Percent > 0 && env.Tensors != nil {
 				copy(clean, params)
-				nz.Apply(params, env.Tensors, noise)
+				perm = nz.Apply(params, env.Tensors, noise, perm)
 			}
 			nn.Zero(grad)
 			loss := set.Estimator.Gradient(env.Net, ex, set.Refine, reads, grad)
