@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -182,6 +183,14 @@ func TestReproUsage(t *testing.T) {
 	cli(t, "repro", "noise", "--quick", "--plan", plan)
 	if _, errs, code := cli(t, "run", "--plan", plan, "--index", "16"); code != 1 || !strings.Contains(errs, "no index 16") {
 		t.Errorf("index out of range: exit %d, %q", code, errs)
+	}
+	// An interrupted task says how to resume, in one line, exit 1.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	args := []string{"run", "--plan", plan, "--index", "0", "--store", filepath.Join(dir, "store")}
+	if code := run(ctx, args, strings.NewReader(""), &out, &errb); code != 1 || !strings.Contains(errb.String(), "interrupted: run the same command again to resume") || strings.Count(errb.String(), "\n") != 1 {
+		t.Errorf("interrupted run: exit %d, stderr %q", code, errb.String())
 	}
 }
 

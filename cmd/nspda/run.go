@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,6 +40,9 @@ is waited for.`,
 			}
 			start := time.Now()
 			sum, outcome, err := experiment.Store{Dir: store}.Run(cmd.Context(), p[index].Config, nil)
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("run %d (%s): interrupted: run the same command again to resume", index, p[index].Key)
+			}
 			if err != nil {
 				return fmt.Errorf("run %d (%s): %v", index, p[index].Key, err)
 			}
