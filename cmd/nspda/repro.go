@@ -167,10 +167,13 @@ func runPlan(ctx context.Context, w io.Writer, store experiment.Store, plan expe
 		}
 	})
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted: run the same command again to resume")
+		return errors.New(resumeHint)
 	}
 	return err
 }
+
+// resumeHint is the message of an interrupted grid or plan task.
+const resumeHint = "interrupted: run the same command again to resume"
 
 // runLine describes one finished run.
 func runLine(cfg experiment.Config, sum *experiment.Summary, outcome experiment.Outcome, seconds float64) string {

@@ -41,7 +41,7 @@ is waited for.`,
 			start := time.Now()
 			sum, outcome, err := experiment.Store{Dir: store}.Run(cmd.Context(), p[index].Config, nil)
 			if errors.Is(err, context.Canceled) {
-				return fmt.Errorf("run %d (%s): interrupted: run the same command again to resume", index, p[index].Key)
+				return fmt.Errorf("run %d (%s): %s", index, p[index].Key, resumeHint)
 			}
 			if err != nil {
 				return fmt.Errorf("run %d (%s): %v", index, p[index].Key, err)
