@@ -94,7 +94,7 @@ func meets(a, b []uint64) bool {
 // plus A[q][X] ⇐ q accepting when acceptance does not need an empty stack.
 // From (q, ε), with transitions under the empty top: noop and pop (a no-op
 // on an empty stack) give E[q] ⇐ E[q']; push c gives E[q] ⇐ A[q'][c] or
-// E[q''] for some q'' ∈ P[q'][c]; and E[q] ⇐ q accepting.
+// E[q”] for some q” ∈ P[q'][c]; and E[q] ⇐ q accepting.
 func (o *Oracle) build() {
 	p := o.p
 	M, L := p.M(), p.L()
