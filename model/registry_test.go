@@ -54,8 +54,8 @@ func bpttEqualsRTRL(t *testing.T, m nn.Model, rng *rand.Rand) {
 		}
 		gb := make([]float64, len(m.Params()))
 		gr := make([]float64, len(m.Params()))
-		(&train.BPTT{}).Gradient(m, ex, 2, rand.New(rand.NewPCG(5, 5)), gb)
-		(&train.RTRL{}).Gradient(m, ex, 2, rand.New(rand.NewPCG(5, 5)), gr)
+		(&train.BPTT{}).Gradient(m, nil, ex, 2, rand.New(rand.NewPCG(5, 5)), gb)
+		(&train.RTRL{}).Gradient(m, nil, ex, 2, rand.New(rand.NewPCG(5, 5)), gr)
 		scale := 0.0
 		for _, v := range gb {
 			scale = math.Max(scale, math.Abs(v))

@@ -100,3 +100,14 @@ func (c *Classifier) fit(n int) {
 		c.s, c.s2 = make([]float64, size), make([]float64, size)
 	}
 }
+
+// Actor is a net whose discrete memory is moved by action neurons, and
+// whose actions can be supervised (docs/design.md section 8).
+type Actor interface {
+	// ActionLoss returns weight times the loss of the action neurons of the
+	// iteration in rec against the target operation op (0 no-op, 1 push,
+	// 2 pop, as grammar.Op), or 0 if that iteration takes no action. With ds
+	// non-nil it adds the loss's gradient with respect to the iteration's
+	// input state into ds, and with respect to the parameters into grad.
+	ActionLoss(rec any, op int, weight float64, ds, grad []float64) float64
+}

@@ -40,7 +40,7 @@ func BenchmarkEstimators(b *testing.B) {
 						for j := range grad {
 							grad[j] = 0
 						}
-						est.Gradient(net, ex, 4, reads, grad)
+						est.Gradient(net, nil, ex, 4, reads, grad)
 						SGD(net.Params(), grad, 1e-4, DefaultClip)
 						chars += len(ex.Syms)
 					}

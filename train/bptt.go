@@ -17,14 +17,15 @@ type BPTT struct {
 func (*BPTT) Name() string { return "bptt" }
 
 // Gradient adds the exact gradient of the string's loss into grad.
-func (b *BPTT) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
-	loss := b.tp.forward(net, ex, refine, rng)
+func (b *BPTT) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
+	loss := b.tp.forward(net, obj, ex, refine, rng)
 	S := net.StateSize()
 	b.ds, b.ds2 = buf(b.ds, S), buf(b.ds2, S)
 	for i := b.tp.n - 1; i >= 0; i-- {
-		b.tp.outVJP(net, ex, i, b.ds2, grad)
+		b.tp.outVJP(net, obj, ex, i, b.ds2, grad)
 		nn.Zero(b.ds)
 		net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
+		b.tp.inVJP(net, obj, ex, i, b.ds, grad)
 		b.ds, b.ds2 = b.ds2, b.ds
 	}
 	return loss
@@ -45,8 +46,8 @@ type TBPTT struct {
 func (*TBPTT) Name() string { return "tbptt" }
 
 // Gradient adds the truncated gradient into grad.
-func (b *TBPTT) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
-	loss := b.tp.forward(net, ex, refine, rng)
+func (b *TBPTT) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
+	loss := b.tp.forward(net, obj, ex, refine, rng)
 	S := net.StateSize()
 	b.ds, b.ds2 = buf(b.ds, S), buf(b.ds2, S)
 	b.first = b.first[:0]
@@ -55,35 +56,36 @@ func (b *TBPTT) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, gra
 			b.first = append(b.first, i)
 		}
 	}
-	b.sweep(net, ex, grad, b.Window)
+	b.sweep(net, obj, ex, grad, b.Window)
 	return loss
 }
 
 // sweep runs the windowed reverse sweeps over the recorded tape.
-func (b *TBPTT) sweep(net nn.Net, ex Example, grad []float64, window int) {
+func (b *TBPTT) sweep(net nn.Net, obj *Objective, ex Example, grad []float64, window int) {
 	T := len(b.first)
 	if window >= T { // every window reaches the start: one BPTT sweep
-		b.sweepFull(net, ex, grad)
+		b.sweepFull(net, obj, ex, grad)
 		return
 	}
-	b.sweepWindowed(net, ex, grad, window)
+	b.sweepWindowed(net, obj, ex, grad, window)
 }
 
 // sweepFull is one reverse sweep over the whole tape (BPTT).
-func (b *TBPTT) sweepFull(net nn.Net, ex Example, grad []float64) {
+func (b *TBPTT) sweepFull(net nn.Net, obj *Objective, ex Example, grad []float64) {
 	{
 		nn.Zero(b.ds2)
 		for i := b.tp.n - 1; i >= 0; i-- {
-			b.tp.outVJP(net, ex, i, b.ds2, grad)
+			b.tp.outVJP(net, obj, ex, i, b.ds2, grad)
 			nn.Zero(b.ds)
 			net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
+			b.tp.inVJP(net, obj, ex, i, b.ds, grad)
 			b.ds, b.ds2 = b.ds2, b.ds
 		}
 	}
 }
 
 // sweepWindowed runs one truncated reverse sweep per input.
-func (b *TBPTT) sweepWindowed(net nn.Net, ex Example, grad []float64, window int) {
+func (b *TBPTT) sweepWindowed(net nn.Net, obj *Objective, ex Example, grad []float64, window int) {
 	T := len(b.first)
 	for t := 0; t < T; t++ {
 		end := b.tp.n
@@ -94,10 +96,13 @@ func (b *TBPTT) sweepWindowed(net nn.Net, ex Example, grad []float64, window int
 		nn.Zero(b.ds2)
 		for i := end - 1; i >= stop; i-- {
 			if b.tp.sym[i] == t {
-				b.tp.outVJP(net, ex, i, b.ds2, grad)
+				b.tp.outVJP(net, obj, ex, i, b.ds2, grad)
 			}
 			nn.Zero(b.ds)
 			net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
+			if b.tp.sym[i] == t {
+				b.tp.inVJP(net, obj, ex, i, b.ds, grad)
+			}
 			b.ds, b.ds2 = b.ds2, b.ds
 		}
 	}

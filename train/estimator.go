@@ -24,6 +24,16 @@ type Example struct {
 	// (no end marker) and the net's dead neuron (DeadNeuron) is trained
 	// towards 1 there with the loss ½(1 − s_dead)².
 	DeadAt int
+	// Out, when not nil, is the output's target at each input (Syms, then
+	// the end marker); NaN means no output term there. Nil is the paper's
+	// loss: the label at every input (eq. 6).
+	Out []float64
+	// Next[t*(L+1)+c] reports whether input c (c = L: the end marker) may
+	// follow the first t+1 symbols: the targets of Objective.Next.
+	Next []bool
+	// Ops[t] is the stack operation (as grammar.Op) the PDA performs on
+	// symbol t, or −1 where it has none: the targets of the action loss.
+	Ops []int8
 }
 
 // DeadNeuron is implemented by nets with a designated dead-state neuron: its
@@ -52,16 +62,17 @@ func (ex Example) stopsAt(t, it, k int) bool {
 
 // Estimator computes the gradient of one string's loss (paper eq. 6),
 //
-//	L = Σ_t Σ_{k=1..S(t)} BCE(σ(o_{t,k}), y),
+//	L = Σ_t Σ_{k=1..S(t)} BCE(σ(o_{t,k}), y_t)  + the terms of obj,
 //
-// where S(t) = refine, or 1 on hinted inputs. Gradient runs the string
-// through net in training mode (randomness from rng), ADDS ∂L/∂θ (exact for
-// BPTT and RTRL, an estimate for truncated BPTT and UORO) into grad, and
-// returns L. An Estimator keeps scratch memory between calls and is not safe
-// for concurrent use.
+// where S(t) = refine, or 1 on hinted inputs, and y_t is the label (or
+// ex.Out[t]). Gradient runs the string through net in training mode
+// (randomness from rng), ADDS ∂L/∂θ (exact for BPTT and RTRL, an estimate
+// for truncated BPTT and UORO) into grad and the heads' gradients into
+// theirs, and returns L. A nil obj is the paper's loss. An Estimator keeps
+// scratch memory between calls and is not safe for concurrent use.
 type Estimator interface {
 	Name() string
-	Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) (loss float64)
+	Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) (loss float64)
 }
 
 // iters is S(t) for input t (t = len(Syms) is the end marker).
@@ -96,13 +107,15 @@ type tape struct {
 	states [][]float64 // states[i] is the state before iteration i
 	outs   []float64   // logits
 	sym    []int       // input index t of each iteration
+	it     []int       // iteration within its input
+	last   []bool      // the iteration is its input's last
 	n      int         // iterations recorded
 	dead   int         // iteration carrying the dead-state hint's loss, or -1
 }
 
 // forward runs ex through net, recording every iteration, and returns the
 // loss.
-func (tp *tape) forward(net nn.Net, ex Example, refine int, rng *rand.Rand) float64 {
+func (tp *tape) forward(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand) float64 {
 	S := net.StateSize()
 	tp.n, tp.dead = 0, -1
 	tp.grow(net, S)
@@ -114,8 +127,14 @@ func (tp *tape) forward(net nn.Net, ex Example, refine int, rng *rand.Rand) floa
 			i := tp.n
 			tp.grow(net, S)
 			o := net.Step(tp.recs[i], tp.states[i], tp.states[i+1], l, it == 0, it == k-1)
-			tp.outs[i], tp.sym[i] = o, t
-			loss += nn.BCE(o, ex.Label)
+			tp.outs[i], tp.sym[i], tp.it[i], tp.last[i] = o, t, it, it == k-1
+			if y, on := ex.outTarget(t); on {
+				loss += nn.BCE(o, y)
+			}
+			loss += obj.actionLoss(net, tp.recs[i], ex, t, it, nil, nil)
+			if it == k-1 {
+				loss += obj.stateLoss(ex, t, tp.states[i+1], nil)
+			}
 			if ex.stopsAt(t, it, k) {
 				tp.dead = i
 				loss += deadTerm(net, tp.states[i+1], nil)
@@ -132,6 +151,8 @@ func (tp *tape) grow(net nn.Net, S int) {
 		tp.recs = append(tp.recs, net.NewRecord())
 		tp.outs = append(tp.outs, 0)
 		tp.sym = append(tp.sym, 0)
+		tp.it = append(tp.it, 0)
+		tp.last = append(tp.last, false)
 	}
 	for len(tp.states) <= tp.n+1 {
 		tp.states = append(tp.states, make([]float64, S))
@@ -143,13 +164,26 @@ func (tp *tape) grow(net nn.Net, S int) {
 	}
 }
 
-// outVJP adds the loss terms of iteration i (its output and, under the
-// dead-state hint, the dead neuron) into ds2 and grad.
-func (tp *tape) outVJP(net nn.Net, ex Example, i int, ds2, grad []float64) {
-	net.OutVJP(tp.recs[i], nn.Sigmoid(tp.outs[i])-ex.Label, ds2, grad)
+// outVJP adds the gradients of the loss terms on the state after iteration
+// i (its output, the heads after an input's last iteration and, under the
+// dead-state hint, the dead neuron) into ds2, grad and the heads' gradients.
+func (tp *tape) outVJP(net nn.Net, obj *Objective, ex Example, i int, ds2, grad []float64) {
+	t := tp.sym[i]
+	if y, on := ex.outTarget(t); on {
+		net.OutVJP(tp.recs[i], nn.Sigmoid(tp.outs[i])-y, ds2, grad)
+	}
+	if tp.last[i] {
+		obj.stateLoss(ex, t, tp.states[i+1], ds2)
+	}
 	if i == tp.dead {
 		deadTerm(net, tp.states[i+1], ds2)
 	}
+}
+
+// inVJP adds the gradients of the loss terms on the state before iteration
+// i (the action loss) into ds and grad.
+func (tp *tape) inVJP(net nn.Net, obj *Objective, ex Example, i int, ds, grad []float64) {
+	obj.actionLoss(net, tp.recs[i], ex, tp.sym[i], tp.it[i], ds, grad)
 }
 
 // buf returns v resized to n and zeroed, reusing its memory.

@@ -43,8 +43,20 @@ func randomExample(rng *rand.Rand, L, n int, hints bool) Example {
 
 // gradOf runs one estimator with a fresh read stream seeded by seed.
 func gradOf(e Estimator, net nn.Net, ex Example, refine int, seed uint64) ([]float64, float64) {
+	return gradObj(e, net, nil, ex, refine, seed)
+}
+
+// gradObj is gradOf with the loss terms of obj; the heads' gradients follow
+// the net's in the result.
+func gradObj(e Estimator, net nn.Net, obj *Objective, ex Example, refine int, seed uint64) ([]float64, float64) {
 	g := make([]float64, len(net.Params()))
-	loss := e.Gradient(net, ex, refine, rand.New(rand.NewPCG(seed, 5)), g)
+	for _, h := range obj.Heads() {
+		clear(h.Grad)
+	}
+	loss := e.Gradient(net, obj, ex, refine, rand.New(rand.NewPCG(seed, 5)), g)
+	for _, h := range obj.Heads() {
+		g = append(g, h.Grad...)
+	}
 	return g, loss
 }
 
@@ -103,7 +115,7 @@ func TestTBPTTLongWindowEqualsBPTT(t *testing.T) {
 			// Force the windowed sweeps with a window exactly the string's length.
 			tb := &TBPTT{Window: ex.Steps()}
 			g := make([]float64, len(net.Params()))
-			tb.tp.forward(net, ex, 2, rand.New(rand.NewPCG(1, 5)))
+			tb.tp.forward(net, nil, ex, 2, rand.New(rand.NewPCG(1, 5)))
 			tb.first = tb.first[:0]
 			for i := 0; i < tb.tp.n; i++ {
 				if i == 0 || tb.tp.sym[i] != tb.tp.sym[i-1] {
@@ -112,7 +124,7 @@ func TestTBPTTLongWindowEqualsBPTT(t *testing.T) {
 			}
 			S := net.StateSize()
 			tb.ds, tb.ds2 = make([]float64, S), make([]float64, S)
-			tb.sweepWindowed(net, ex, g, ex.Steps())
+			tb.sweepWindowed(net, nil, ex, g, ex.Steps())
 			if d, at := relDiff(g, gb); d > 1e-10 {
 				t.Fatalf("windowed sweeps with window = length: parameter %d differs by %g", at, d)
 			}

@@ -34,7 +34,7 @@ type RTRL struct {
 func (*RTRL) Name() string { return "rtrl" }
 
 // Gradient adds the exact gradient of the string's loss into grad.
-func (r *RTRL) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
+func (r *RTRL) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
 	S, P := net.StateSize(), len(net.Params())
 	r.m, r.mNext, r.jac = buf(r.m, S*P), buf(r.mNext, S*P), buf(r.jac, S*S)
 	r.s, r.s2, r.e, r.ds, r.gs = buf(r.s, S), buf(r.s2, S), buf(r.e, S), buf(r.ds, S), buf(r.gs, S)
@@ -47,19 +47,34 @@ func (r *RTRL) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 		l, k := ex.input(net, t), ex.iters(t, refine)
 		for it := 0; it < k; it++ {
 			o := net.Step(r.rec, r.s, r.s2, l, it == 0, it == k-1)
-			loss += nn.BCE(o, ex.Label)
+			if obj.actionLoss(net, r.rec, ex, t, it, nil, nil) != 0 {
+				// A loss on the state before the iteration: M is still ∂s/∂θ.
+				nn.Zero(r.gs)
+				loss += obj.actionLoss(net, r.rec, ex, t, it, r.gs, grad)
+				r.accumulate(S, P, grad)
+			}
 			r.propagate(net, S, P)
 			nn.Zero(r.gs)
-			net.OutVJP(r.rec, nn.Sigmoid(o)-ex.Label, r.gs, grad)
+			if y, on := ex.outTarget(t); on {
+				loss += nn.BCE(o, y)
+				net.OutVJP(r.rec, nn.Sigmoid(o)-y, r.gs, grad)
+			}
+			if it == k-1 {
+				loss += obj.stateLoss(ex, t, r.s2, r.gs)
+			}
 			if ex.stopsAt(t, it, k) {
 				loss += deadTerm(net, r.s2, r.gs)
 			}
-			// grad += gsᵀ M
-			blas64.Gemv(blas.Trans, 1, blas64.General{Rows: S, Cols: P, Stride: P, Data: r.m}, blas64.Vector{N: S, Inc: 1, Data: r.gs}, 1, blas64.Vector{N: P, Inc: 1, Data: grad})
+			r.accumulate(S, P, grad)
 			r.s, r.s2 = r.s2, r.s
 		}
 	}
 	return loss
+}
+
+// accumulate adds gsᵀ M into grad.
+func (r *RTRL) accumulate(S, P int, grad []float64) {
+	blas64.Gemv(blas.Trans, 1, blas64.General{Rows: S, Cols: P, Stride: P, Data: r.m}, blas64.Vector{N: S, Inc: 1, Data: r.gs}, 1, blas64.Vector{N: P, Inc: 1, Data: grad})
 }
 
 // propagate replaces M by (∂F/∂s) M + ∂F/∂θ for the iteration in r.rec.

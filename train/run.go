@@ -28,6 +28,25 @@ type Settings struct {
 	// whole validation set best (ties: the better training accuracy, then the
 	// earlier epoch) instead of the last epoch's (Algorithm 1 returns the last).
 	KeepBest bool
+	// Optimizer is "sgd" (or ""), the paper's, or "adam" (at the constant
+	// rate Schedule.LR0, whatever the curriculum's phase).
+	Optimizer string
+	// Batch is the number of strings per update; their gradients are
+	// averaged. 0 or 1: one string at a time, as the paper.
+	Batch int
+	// ClipNorm, when positive, scales each update's gradient (the net's
+	// and the heads' together) to a Euclidean norm of at most ClipNorm,
+	// before the optimizer (SGD then also clips element-wise at Clip).
+	ClipNorm float64
+	// Patience, when positive, selects the weights instead of stopping at
+	// convergence: each epoch is scored by its errors on the training set
+	// and on Env.Select, the best epoch's weights are kept, and the run
+	// stops once they are perfect on both, after Patience epochs without
+	// improvement, or at MaxEpochs; it ends with the best weights.
+	Patience int
+	// Plateau, when positive (with Patience), halves the rate and returns
+	// to the best weights after every Plateau epochs without improvement.
+	Plateau int
 }
 
 // Env is what is trained, on what.
@@ -40,6 +59,12 @@ type Env struct {
 	// Classifier returns an evaluation-mode classifier that uses the net's
 	// current weights.
 	Classifier func() evaluate.Classifier
+	// Obj holds the loss terms besides the paper's (nil: none) and the
+	// heads they train.
+	Obj *Objective
+	// Select is the selection set of Settings.Patience (longer strings than
+	// the training set's, drawn from the training data's seed).
+	Select []Example
 }
 
 // Metrics is one epoch's line of metrics.jsonl. It holds no wall-clock time,
@@ -54,6 +79,9 @@ type Metrics struct {
 	Stage    int     `json:"stage"`
 	MaxLen   int     `json:"max_len"` // longest string presented this epoch
 	Strings  int     `json:"strings"` // strings presented this epoch
+	// SelectAcc is the % of Env.Select classified correctly (with
+	// Settings.Patience only).
+	SelectAcc *float64 `json:"select_acc,omitempty"`
 }
 
 // Checkpoint is everything needed to continue a run after the epoch it was
@@ -73,6 +101,22 @@ type Checkpoint struct {
 	// FixedFrom is 1 + the epoch at which the first fixed-rate phase began
 	// (0: none yet): with Schedule.FixedAnnealed it sets that phase's rate.
 	FixedFrom int `json:"fixed_from,omitempty"`
+	// Adam is the optimizer's state (with Settings.Optimizer "adam").
+	Adam *Adam `json:"adam,omitempty"`
+	// Heads are the parameters of Env.Obj's heads.
+	Heads [][]float64 `json:"heads,omitempty"`
+	// Selection is the state of Settings.Patience.
+	Selection *Selection `json:"selection,omitempty"`
+}
+
+// Selection is the state of a run that selects its weights (Settings.Patience).
+type Selection struct {
+	Epoch     int       `json:"epoch"`      // the best epoch so far
+	Errors    float64   `json:"errors"`     // its error fraction on the training set plus on Env.Select
+	TrainAcc  float64   `json:"train_acc"`  // its fraction of the training set right
+	SinceBest int       `json:"since_best"` // epochs since it
+	LRFactor  float64   `json:"lr_factor"`  // the rate's factor after plateau halvings
+	Params    []float64 `json:"params"`
 }
 
 // Best is the epoch a KeepBest run selects so far, with its weights.
@@ -112,21 +156,35 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	for _, name := range streamNames {
 		st.pcg[name] = rand.NewPCG(set.Seed, hash64(name))
 	}
+	vecs, grads := trained(env)
 	if from != nil {
 		if err := st.restore(from, params, set.Curriculum); err != nil {
 			return Result{}, err
 		}
+		if err := restoreHeads(env.Obj, from.Heads); err != nil {
+			return Result{}, err
+		}
+	}
+	if set.Optimizer == "adam" && st.cp.Adam == nil {
+		n := 0
+		for _, v := range vecs {
+			n += len(v)
+		}
+		st.cp.Adam = NewAdam(n)
+	}
+	if set.Patience > 0 && st.cp.Selection == nil {
+		st.cp.Selection = &Selection{Errors: math.Inf(1), LRFactor: 1}
 	}
 	rng := func(name string) *rand.Rand { return rand.New(st.pcg[name]) }
 	order, reads, noise, sched := rng("order"), rng("reads"), rng("noise"), rng("schedule")
 	if u, ok := set.Estimator.(*UORO); ok {
 		u.Rng = rng("uoro")
 	}
-	grad := make([]float64, len(params))
+	grad := grads[0]
 	clean := make([]float64, len(params))
 	var perm []int // the noise regularizer's scratch
 	correct := make([]bool, len(env.Train))
-	for !st.cp.Converged && !st.cp.Finished && st.cp.Epoch < set.MaxEpochs {
+	for !(st.cp.Converged && set.Patience == 0) && !st.cp.Finished && st.cp.Epoch < set.MaxEpochs {
 		start := time.Now()
 		phase, ok := set.Curriculum.Next(st.cp.Last)
 		if !ok {
@@ -142,6 +200,12 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			}
 			lr = set.Schedule.Fixed(st.cp.FixedFrom - 1)
 		}
+		if set.Optimizer == "adam" {
+			lr = set.Schedule.LR0
+		}
+		if sel := st.cp.Selection; sel != nil {
+			lr *= sel.LRFactor
+		}
 		subset := subsetUpTo(env.Train, phase.MaxLen)
 		order.Shuffle(len(subset), func(i, j int) { subset[i], subset[j] = subset[j], subset[i] })
 		nz := set.Noise
@@ -149,6 +213,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			nz = set.StageNoise
 		}
 		lossSum := 0.0
+		batch, inBatch := max(1, set.Batch), 0
 		for n, idx := range subset {
 			if err := ctx.Err(); err != nil {
 				return Result{}, err
@@ -158,16 +223,23 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 				copy(clean, params)
 				perm = nz.Apply(params, env.Tensors, noise, perm)
 			}
-			nn.Zero(grad)
-			loss := set.Estimator.Gradient(env.Net, ex, set.Refine, reads, grad)
+			if inBatch == 0 {
+				for _, g := range grads {
+					nn.Zero(g)
+				}
+			}
+			loss := set.Estimator.Gradient(env.Net, env.Obj, ex, set.Refine, reads, grad)
 			if nz.Percent > 0 && env.Tensors != nil {
 				copy(params, clean)
 			}
 			if math.IsNaN(loss) || math.IsInf(loss, 0) {
 				return Result{}, fmt.Errorf("epoch %d, string %d of %d: loss is %v; stopping", st.cp.Epoch+1, n+1, len(subset), loss)
 			}
-			if err := SGD(params, grad, lr, set.Clip); err != nil {
-				return Result{}, fmt.Errorf("epoch %d, string %d of %d: %v; stopping", st.cp.Epoch+1, n+1, len(subset), err)
+			if inBatch++; inBatch == batch || n == len(subset)-1 {
+				if err := st.update(set, vecs, grads, inBatch, lr); err != nil {
+					return Result{}, fmt.Errorf("epoch %d, string %d of %d: %v; stopping", st.cp.Epoch+1, n+1, len(subset), err)
+				}
+				inBatch = 0
 			}
 			st.cp.Chars += int64(len(ex.Syms))
 			lossSum += loss
@@ -186,12 +258,17 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if set.KeepBest {
 			st.keepBest(env, report.TrainAcc, params)
 		}
-		if report.TrainAcc == 1 {
+		if report.TrainAcc == 1 && !st.cp.Converged {
 			st.cp.Converged, st.cp.ConvergedEpoch, st.cp.ConvergedChars = true, st.cp.Epoch, st.cp.Chars
+		}
+		if st.cp.Selection != nil {
+			acc := st.selectEpoch(env, set, report.TrainAcc, params)
+			m.SelectAcc = &acc
 		}
 		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
 			return Result{}, err
 		}
+		st.cp.Heads = headParams(env.Obj)
 		if err := st.save(params, set.Curriculum, rec); err != nil {
 			return Result{}, err
 		}
@@ -207,7 +284,100 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		copy(params, b.Params)
 		res.TrainAcc, res.Selected = 100*b.TrainAcc, b.Epoch
 	}
+	if sel := st.cp.Selection; sel != nil && sel.Params != nil {
+		copy(params, sel.Params)
+		res.TrainAcc, res.Selected = 100*sel.TrainAcc, sel.Epoch
+	}
 	return res, nil
+}
+
+// trained lists the vectors an optimizer updates, the net's parameters then
+// the heads', and a gradient vector for each.
+func trained(env Env) (vecs, grads [][]float64) {
+	p := env.Net.Params()
+	vecs, grads = [][]float64{p}, [][]float64{make([]float64, len(p))}
+	for _, h := range env.Obj.Heads() {
+		vecs, grads = append(vecs, h.Params), append(grads, h.Grad)
+	}
+	return vecs, grads
+}
+
+// update applies one optimizer step from the gradients of n strings summed
+// in grads.
+func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr float64) error {
+	if n > 1 {
+		scale(grads, 1/float64(n))
+	}
+	if set.ClipNorm > 0 {
+		clipNorm(grads, set.ClipNorm)
+	}
+	if st.cp.Adam != nil {
+		return st.cp.Adam.Step(vecs, grads, lr)
+	}
+	for i, v := range vecs {
+		if err := SGD(v, grads[i], lr, set.Clip); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// selectEpoch scores the epoch just ended (errors on the training set plus
+// on env.Select), keeps its weights if they are the best so far, halves the
+// rate and returns to the best weights on a plateau, and ends the run when
+// the best is perfect or patience runs out. It returns the % of env.Select
+// classified correctly.
+func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
+	cls := env.Classifier()
+	right := 0
+	for _, ex := range env.Select {
+		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
+			right++
+		}
+	}
+	acc := ratio(right, len(env.Select))
+	sel := st.cp.Selection
+	if errs := (1 - trainAcc) + (1 - acc); errs < sel.Errors {
+		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SinceBest = st.cp.Epoch, errs, trainAcc, 0
+		sel.Params = append(sel.Params[:0], params...)
+	} else {
+		sel.SinceBest++
+	}
+	switch {
+	case sel.Errors == 0 || sel.SinceBest >= set.Patience:
+		st.cp.Finished = true
+	case set.Plateau > 0 && sel.SinceBest > 0 && sel.SinceBest%set.Plateau == 0:
+		sel.LRFactor /= 2
+		copy(params, sel.Params)
+		if st.cp.Adam != nil {
+			st.cp.Adam.Reset()
+		}
+	}
+	return 100 * acc
+}
+
+// headParams copies the heads' parameters for a checkpoint.
+func headParams(obj *Objective) [][]float64 {
+	var out [][]float64
+	for _, h := range obj.Heads() {
+		out = append(out, h.Params)
+	}
+	return out
+}
+
+// restoreHeads sets the heads' parameters from a checkpoint.
+func restoreHeads(obj *Objective, from [][]float64) error {
+	hs := obj.Heads()
+	if len(from) != len(hs) {
+		return fmt.Errorf("checkpoint has %d heads, the run %d", len(from), len(hs))
+	}
+	for i, h := range hs {
+		if len(from[i]) != len(h.Params) {
+			return fmt.Errorf("checkpoint head %d has %d parameters, the run %d", i, len(from[i]), len(h.Params))
+		}
+		copy(h.Params, from[i])
+	}
+	return nil
 }
 
 // keepBest records the current weights as the best so far if they classify

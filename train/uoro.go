@@ -38,7 +38,7 @@ type UORO struct {
 func (*UORO) Name() string { return "uoro" }
 
 // Gradient adds an unbiased estimate of the gradient into grad.
-func (u *UORO) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
+func (u *UORO) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
 	S, P := net.StateSize(), len(net.Params())
 	eps := u.Epsilon
 	if eps == 0 {
@@ -55,7 +55,13 @@ func (u *UORO) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 		l, k := ex.input(net, t), ex.iters(t, refine)
 		for it := 0; it < k; it++ {
 			o := net.Step(u.rec, u.s, u.s2, l, it == 0, it == k-1)
-			loss += nn.BCE(o, ex.Label)
+			if obj.actionLoss(net, u.rec, ex, t, it, nil, nil) != 0 {
+				// A loss on the state before the iteration, whose
+				// influence is still s̃ θ̃ᵀ.
+				nn.Zero(u.gs)
+				loss += obj.actionLoss(net, u.rec, ex, t, it, u.gs, grad)
+				u.accumulate(grad)
+			}
 			net.StepJVP(u.rec, u.sTil, u.sNew)
 			for i := range u.nu {
 				u.nu[i] = 1
@@ -75,18 +81,30 @@ func (u *UORO) Gradient(net nn.Net, ex Example, refine int, rng *rand.Rand, grad
 				u.thTil[i] = u.thTil[i]/rho0 + u.thNew[i]/rho1
 			}
 			nn.Zero(u.gs)
-			net.OutVJP(u.rec, nn.Sigmoid(o)-ex.Label, u.gs, grad)
+			if y, on := ex.outTarget(t); on {
+				loss += nn.BCE(o, y)
+				net.OutVJP(u.rec, nn.Sigmoid(o)-y, u.gs, grad)
+			}
+			if it == k-1 {
+				loss += obj.stateLoss(ex, t, u.s2, u.gs)
+			}
 			if ex.stopsAt(t, it, k) {
 				loss += deadTerm(net, u.s2, u.gs)
 			}
-			c := nn.Dot(u.gs, u.sTil)
-			for i, v := range u.thTil {
-				grad[i] += c * v
-			}
+			u.accumulate(grad)
 			u.s, u.s2 = u.s2, u.s
 		}
 	}
 	return loss
+}
+
+// accumulate adds (gs·s̃) θ̃ into grad: the estimated gradient of a loss
+// whose derivative with respect to the current state is gs.
+func (u *UORO) accumulate(grad []float64) {
+	c := nn.Dot(u.gs, u.sTil)
+	for i, v := range u.thTil {
+		grad[i] += c * v
+	}
 }
 
 func norm(v []float64) float64 { return math.Sqrt(nn.Dot(v, v)) }

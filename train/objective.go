@@ -1,0 +1,162 @@
+package train
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/nspda/nspda/nn"
+)
+
+// Objective is what a string's loss holds besides the output terms of eq.
+// (6): auxiliary heads that read the recurrent state after each symbol, and a
+// loss on the action neurons (docs/design.md section 8). A nil Objective is
+// the paper's loss. An Objective owns the heads' parameters and gradients;
+// it is not safe for concurrent use.
+//
+// With the state s after the last iteration of symbol t (t < n), a head
+// computes logits u = W·s + b over the C = L+1 next inputs (the alphabet and
+// the end marker):
+//
+//	Next: Σ_c BCE(u_c, N_{t,c}),  N_{t,c} = 1 if c may follow the prefix
+//	LM:   −log softmax(u)_{x_{t+1}}  on members only, x_{n} = the end marker
+//
+// and the action neurons of symbol t (nn.Actor) are trained towards the
+// PDA's operation on it. Each term has its weight.
+type Objective struct {
+	Next, LM                           *Head
+	NextWeight, LMWeight, ActionWeight float64
+}
+
+// Head is a linear read-out of the recurrent state: C logits from S state
+// values, weights W (C×S, row-major) then biases b in Params.
+type Head struct {
+	C, S   int
+	Params []float64
+	Grad   []float64
+	u, du  []float64 // scratch: logits and their gradient
+}
+
+// NewHead returns a head of c outputs over a state of s values, its weights
+// drawn from U(−scale, scale) and its biases 0.
+func NewHead(c, s int, scale float64, rng *rand.Rand) *Head {
+	h := &Head{C: c, S: s, Params: make([]float64, c*s+c), Grad: make([]float64, c*s+c), u: make([]float64, c), du: make([]float64, c)}
+	for i := range h.Params[:c*s] {
+		h.Params[i] = scale * (2*rng.Float64() - 1)
+	}
+	return h
+}
+
+// logits sets h.u = W·s + b.
+func (h *Head) logits(s []float64) {
+	W, b := h.Params[:h.C*h.S], h.Params[h.C*h.S:]
+	for c := range h.u {
+		h.u[c] = b[c] + nn.Dot(W[c*h.S:(c+1)*h.S], s)
+	}
+}
+
+// back adds the gradient du of the logits into ds and the head's Grad.
+func (h *Head) back(s, ds []float64) {
+	W := h.Params[:h.C*h.S]
+	gW, gb := h.Grad[:h.C*h.S], h.Grad[h.C*h.S:]
+	for c, d := range h.du {
+		if d == 0 {
+			continue
+		}
+		gb[c] += d
+		row, grow := W[c*h.S:(c+1)*h.S], gW[c*h.S:(c+1)*h.S]
+		for i, v := range s {
+			grow[i] += d * v
+			ds[i] += d * row[i]
+		}
+	}
+}
+
+// Heads lists the objective's heads that are on (for the optimizer and
+// checkpoints).
+func (o *Objective) Heads() []*Head {
+	var hs []*Head
+	if o == nil {
+		return nil
+	}
+	for _, h := range []*Head{o.Next, o.LM} {
+		if h != nil {
+			hs = append(hs, h)
+		}
+	}
+	return hs
+}
+
+// stateLoss is the heads' loss on the state s after the last iteration of
+// input t of ex. With ds non-nil it adds the loss's gradient into ds and the
+// heads' Grad.
+func (o *Objective) stateLoss(ex Example, t int, s, ds []float64) float64 {
+	if o == nil || t >= len(ex.Syms) {
+		return 0
+	}
+	loss := 0.0
+	if h := o.Next; h != nil && o.NextWeight > 0 && ex.Next != nil {
+		h.logits(s)
+		row := ex.Next[t*h.C : (t+1)*h.C]
+		for c, u := range h.u {
+			y := 0.0
+			if row[c] {
+				y = 1
+			}
+			loss += o.NextWeight * nn.BCE(u, y)
+			h.du[c] = o.NextWeight * (nn.Sigmoid(u) - y)
+		}
+		if ds != nil {
+			h.back(s, ds)
+		}
+	}
+	if h := o.LM; h != nil && o.LMWeight > 0 && ex.Label == 1 {
+		h.logits(s)
+		next := h.C - 1 // the end marker
+		if t+1 < len(ex.Syms) {
+			next = ex.Syms[t+1]
+		}
+		// −log softmax(u)_next = logsumexp(u) − u_next, stably.
+		m := math.Inf(-1)
+		for _, u := range h.u {
+			m = math.Max(m, u)
+		}
+		z := 0.0
+		for _, u := range h.u {
+			z += math.Exp(u - m)
+		}
+		loss += o.LMWeight * (m + math.Log(z) - h.u[next])
+		for c, u := range h.u {
+			h.du[c] = o.LMWeight * math.Exp(u-m) / z
+		}
+		h.du[next] -= o.LMWeight
+		if ds != nil {
+			h.back(s, ds)
+		}
+	}
+	return loss
+}
+
+// actionLoss is the action neurons' loss of the iteration in rec (iteration
+// it of input t), which reads state s; with ds non-nil it adds its gradient
+// with respect to s into ds and with respect to the net's parameters into
+// grad.
+func (o *Objective) actionLoss(net nn.Net, rec any, ex Example, t, it int, ds, grad []float64) float64 {
+	if o == nil || o.ActionWeight == 0 || it != 0 || t >= len(ex.Ops) || ex.Ops[t] < 0 {
+		return 0
+	}
+	a, ok := net.(nn.Actor)
+	if !ok {
+		return 0
+	}
+	return a.ActionLoss(rec, int(ex.Ops[t]), o.ActionWeight, ds, grad)
+}
+
+// outTarget is the output's target at input t and whether input t has an
+// output term: the label at every input (eq. 6) unless ex.Out says otherwise.
+func (ex Example) outTarget(t int) (float64, bool) {
+	if ex.Out == nil {
+		return ex.Label, true
+	}
+	y := ex.Out[t]
+	return y, !math.IsNaN(y)
+}

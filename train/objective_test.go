@@ -1,0 +1,212 @@
+package train
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/diff/fd"
+
+	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/model/rnn"
+	"github.com/nspda/nspda/nn"
+)
+
+// objExample is a random string with every kind of target: per-step outputs
+// (some absent), next-symbol sets and stack operations (some absent).
+func objExample(rng *rand.Rand, L, n int) Example {
+	ex := randomExample(rng, L, n, false)
+	ex.Label = 1 // the language-model term needs a member
+	ex.Out = make([]float64, n+1)
+	for i := range ex.Out {
+		ex.Out[i] = float64(rng.IntN(2))
+		if rng.IntN(4) == 0 {
+			ex.Out[i] = math.NaN()
+		}
+	}
+	ex.Next = make([]bool, n*(L+1))
+	for i := range ex.Next {
+		ex.Next[i] = rng.IntN(2) == 0
+	}
+	ex.Ops = make([]int8, n)
+	for i := range ex.Ops {
+		ex.Ops[i] = int8(rng.IntN(4) - 1)
+	}
+	return ex
+}
+
+func fullObjective(L, S int, seed uint64) *Objective {
+	rng := rand.New(rand.NewPCG(seed, 8))
+	return &Objective{
+		Next: NewHead(L+1, S, 0.5, rng), LM: NewHead(L+1, S, 0.5, rng),
+		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2,
+	}
+}
+
+// TestObjectiveGradientFD checks BPTT's gradient of every loss term that
+// does not need an NSPDA (per-step output targets, the next-symbol-set and
+// language-model heads) against central finite differences of the loss, on
+// a smooth network (an Elman RNN), over the net's and the heads' parameters.
+func TestObjectiveGradientFD(t *testing.T) {
+	var spec nn.Spec
+	for _, s := range rnn.Specs {
+		if s.Name == "lstm" {
+			spec = s
+		}
+	}
+	for seed := uint64(1); seed <= 3; seed++ {
+		net, err := spec.New([]rune("ab"), nn.Options{Hidden: 3}, rand.New(rand.NewPCG(seed, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(seed, 2))
+		ex := objExample(rng, 2, 4+rng.IntN(4))
+		obj := fullObjective(2, net.StateSize(), seed)
+		got, _ := gradObj(&BPTT{}, net, obj, ex, 2, 1)
+		vecs := [][]float64{net.Params(), obj.Next.Params, obj.LM.Params}
+		var x []float64
+		for _, v := range vecs {
+			x = append(x, v...)
+		}
+		set := func(x []float64) {
+			off := 0
+			for _, v := range vecs {
+				copy(v, x[off:off+len(v)])
+				off += len(v)
+			}
+		}
+		want := fd.Gradient(nil, func(y []float64) float64 {
+			set(y)
+			g := make([]float64, len(net.Params()))
+			return (&BPTT{}).Gradient(net, obj, ex, 2, nil, g)
+		}, x, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+		set(x)
+		if d, at := relDiff(got, want); d > 1e-6 {
+			t.Fatalf("seed %d: parameter %d of %d: BPTT %.9g, finite differences %.9g (relative %.3g)", seed, at, len(x), got[at], want[at], d)
+		}
+		nz := 0
+		for _, v := range got[len(net.Params()):] {
+			if v != 0 {
+				nz++
+			}
+		}
+		if nz == 0 {
+			t.Fatal("the heads get no gradient: the test checks nothing")
+		}
+	}
+}
+
+// TestObjectiveRTRLEqualsBPTT: with every loss term on (the action loss
+// included), RTRL and BPTT agree to 1e-8 on the NSPDA, both orders, with
+// refinement; so do their losses.
+func TestObjectiveRTRLEqualsBPTT(t *testing.T) {
+	for _, order := range []nspda.Order{nspda.Second, nspda.Third} {
+		for seed := uint64(1); seed <= 6; seed++ {
+			t.Run(fmt.Sprintf("order%d/seed%d", order, seed), func(t *testing.T) {
+				net := testNet(t, order, 3, 4, seed)
+				rng := rand.New(rand.NewPCG(seed, 4))
+				ex := objExample(rng, 3, 5+rng.IntN(10))
+				obj := fullObjective(3, net.StateSize(), seed)
+				gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
+				gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
+				if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
+					t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
+				}
+				if d, at := relDiff(gr, gb); d > 1e-8 {
+					t.Fatalf("parameter %d: RTRL %.12g, BPTT %.12g (relative %.3g)", at, gr[at], gb[at], d)
+				}
+				g0, _ := gradObj(&BPTT{}, net, nil, ex, 2, seed)
+				if d, _ := relDiff(gb[:len(g0)], g0); d < 1e-6 {
+					t.Fatal("the objective's terms do not change the gradient: the test checks nothing")
+				}
+			})
+		}
+	}
+}
+
+// TestObjectiveTBPTTLongWindow: a window longer than the string gives
+// BPTT's gradient with every loss term, through the windowed sweeps too.
+func TestObjectiveTBPTTLongWindow(t *testing.T) {
+	net := testNet(t, nspda.Third, 2, 4, 3)
+	rng := rand.New(rand.NewPCG(3, 3))
+	ex := objExample(rng, 2, 9)
+	obj := fullObjective(2, net.StateSize(), 3)
+	gb, _ := gradObj(&BPTT{}, net, obj, ex, 2, 1)
+	gt, _ := gradObj(&TBPTT{Window: 50}, net, obj, ex, 2, 1)
+	if d, at := relDiff(gt, gb); d > 1e-12 {
+		t.Fatalf("window 50: parameter %d differs by %g", at, d)
+	}
+}
+
+// TestUOROUnbiasedObjective: with every loss term on, the mean of UORO's
+// estimates approaches the exact gradient (error of the mean falls with
+// more draws, and lies within a few standard errors).
+func TestUOROUnbiasedObjective(t *testing.T) {
+	net := testNet(t, nspda.Third, 2, 3, 21)
+	rng := rand.New(rand.NewPCG(21, 1))
+	ex := objExample(rng, 2, 5)
+	obj := fullObjective(2, net.StateSize(), 21)
+	exact, _ := gradObj(&BPTT{}, net, obj, ex, 2, 7)
+	P := len(exact)
+	u := &UORO{Rng: rand.New(rand.NewPCG(99, 1))}
+	N := 8000
+	if testing.Short() {
+		N = 2000
+	}
+	sum, sq := make([]float64, P), make([]float64, P)
+	for n := 1; n <= N; n++ {
+		g, _ := gradObj(u, net, obj, ex, 2, 7)
+		for i, v := range g {
+			sum[i] += v
+			sq[i] += v * v
+		}
+	}
+	worst := 0.0
+	for i := range sum {
+		mean := sum[i] / float64(N)
+		sd := math.Sqrt(math.Max(sq[i]/float64(N)-mean*mean, 0))
+		if sd <= 1e-9*math.Max(1, math.Abs(mean)) {
+			if math.Abs(mean-exact[i]) > 1e-9*math.Max(1, math.Abs(exact[i])) {
+				t.Fatalf("component %d has no variance but mean %g != exact %g", i, mean, exact[i])
+			}
+			continue
+		}
+		worst = math.Max(worst, math.Abs(mean-exact[i])/(sd/math.Sqrt(float64(N))))
+	}
+	if worst > 5.5 {
+		t.Errorf("a component's mean is %.2f standard errors from the exact gradient", worst)
+	}
+}
+
+// TestAdamStep checks one Adam step against the closed form: after the
+// first step from zero moments, each weight moves by lr·g/(|g|+ε′).
+func TestAdamStep(t *testing.T) {
+	a := NewAdam(3)
+	p := [][]float64{{1, 2}, {3}}
+	g := [][]float64{{0.5, -2}, {0}}
+	if err := a.Step(p, g, 0.1); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{1 - 0.1*0.5/(0.5+1e-8), 2 + 0.1*2/(2+1e-8), 3}
+	got := []float64{p[0][0], p[0][1], p[1][0]}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Fatalf("weight %d: %v, want %v", i, got[i], want[i])
+		}
+	}
+	if err := a.Step(p, [][]float64{{math.NaN(), 0}, {0}}, 0.1); err == nil {
+		t.Fatal("a NaN gradient was accepted")
+	}
+}
+
+func TestClipNorm(t *testing.T) {
+	g := [][]float64{{3}, {4}}
+	if n := clipNorm(g, 1); n != 5 || math.Abs(g[0][0]-0.6) > 1e-15 || math.Abs(g[1][0]-0.8) > 1e-15 {
+		t.Fatalf("norm %v, clipped %v", n, g)
+	}
+	g = [][]float64{{0.3}, {0.4}}
+	if clipNorm(g, 1); g[0][0] != 0.3 || g[1][0] != 0.4 {
+		t.Fatalf("a gradient under the bound was scaled: %v", g)
+	}
+}
