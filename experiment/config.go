@@ -8,10 +8,12 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/train"
 )
 
 // Config is everything that determines a training run. Two runs with equal
@@ -57,6 +59,37 @@ type Config struct {
 	// from nothing the stack shows. An ablation; omitted from the key when
 	// false.
 	NoReadGrad bool `json:"no_read_grad,omitempty"`
+
+	// The learning options (docs/training.md, "What makes the NSPDA
+	// learn"); each is omitted from the key at its zero value, the paper's.
+
+	// Loss is the output's loss: "" or "label", the paper's (the string's
+	// label at every input, eq. 6); "final" (the end marker only); or
+	// "viable" (at each input, whether the prefix can still be completed to
+	// a member, from the PDA; the label at the end marker).
+	Loss string `json:"loss,omitempty"`
+	// NextWeight weighs the next-symbol-set head (targets from the PDA).
+	NextWeight float64 `json:"next_weight,omitempty"`
+	// LMWeight weighs the language-model head (next symbol of members).
+	LMWeight float64 `json:"lm_weight,omitempty"`
+	// ActionWeight weighs the action loss (the PDA's stack operations as
+	// targets of the action neurons; models with action neurons only).
+	ActionWeight float64 `json:"action_weight,omitempty"`
+	// Optimizer is "" (SGD, the paper's) or "adam".
+	Optimizer string `json:"optimizer,omitempty"`
+	// Batch is the number of strings per update (0: one, the paper's).
+	Batch int `json:"batch,omitempty"`
+	// ClipNorm bounds each update's gradient norm (0: off).
+	ClipNorm float64 `json:"clip_norm,omitempty"`
+	// InitScale multiplies the model's initial weights before hints (0: 1).
+	InitScale float64 `json:"init_scale,omitempty"`
+	// Patience keeps training past convergence, selecting the weights best
+	// on the training set and the select split (lengths 22–40), and stops
+	// after Patience epochs without improvement (0: stop at convergence).
+	Patience int `json:"patience,omitempty"`
+	// Plateau halves the rate and returns to the best weights after every
+	// Plateau epochs without improvement (needs Patience; 0: off).
+	Plateau int `json:"plateau,omitempty"`
 }
 
 // Defaults returns the configuration of a bare `nspda train`: the paper's
@@ -117,7 +150,38 @@ func (c Config) Validate() error {
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
 	}
+	return c.validateLearning()
+}
+
+// Losses are the values of Config.Loss.
+var Losses = []string{"label", "final", "viable"}
+
+// validateLearning checks the learning options.
+func (c Config) validateLearning() error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	switch {
+	case c.Loss != "" && !slices.Contains(Losses, c.Loss):
+		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(Losses, ", "))
+	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight):
+		return fmt.Errorf("loss weights must be finite and at least 0")
+	case c.Optimizer != "" && !slices.Contains(train.Optimizers, c.Optimizer):
+		return fmt.Errorf("unknown optimizer %q (want %s)", c.Optimizer, strings.Join(train.Optimizers, " or "))
+	case c.Batch < 0:
+		return fmt.Errorf("batch must be at least 1 (or 0 for one string per update)")
+	case !finite(c.ClipNorm) || !finite(c.InitScale):
+		return fmt.Errorf("clip-norm and init-scale must be finite and at least 0")
+	case c.Patience < 0 || c.Plateau < 0:
+		return fmt.Errorf("patience and plateau must be at least 0")
+	case c.Plateau > 0 && c.Patience == 0:
+		return fmt.Errorf("plateau needs patience (it halves the rate between selections)")
+	}
 	return nil
+}
+
+// NeedsPDA reports whether the configuration's losses take targets from the
+// grammar's PDA (and so cannot train from data alone).
+func (c Config) NeedsPDA() bool {
+	return c.Loss == "viable" || c.NextWeight > 0 || c.ActionWeight > 0
 }
 
 // stacked reports whether the model has stacks or lists (Stacks, Rounding).

@@ -10,6 +10,7 @@ import (
 	"github.com/nspda/nspda/internal/atomicfile"
 	"hash/fnv"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -172,6 +173,14 @@ func prepare(cfg Config) (*setup, error) {
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
 	}
+	if cfg.InitScale > 0 {
+		for i := range s.net.Params() {
+			s.net.Params()[i] *= cfg.InitScale
+		}
+	}
+	if _, ok := s.net.(nn.Actor); cfg.ActionWeight > 0 && !ok {
+		return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
+	}
 	if cfg.NoReadGrad {
 		s.net.(*nspda.Net).NoReadGrad = true
 	}
@@ -184,7 +193,14 @@ func prepare(cfg Config) (*setup, error) {
 			return nil, err
 		}
 	}
+	var oracle *grammar.Oracle
+	if cfg.NeedsPDA() {
+		if oracle, err = grammar.NewOracle(lang.PDA); err != nil {
+			return nil, err
+		}
+	}
 	s.env = train.Env{Net: s.net, Train: examples(lang, trainSet, cfg), Valid: examples(lang, validSet, cfg)}
+	addTargets(s.env.Train, cfg, oracle)
 	if t, ok := s.net.(train.Tensored); ok && spec.HigherOrder {
 		s.env.Tensors = t.NoiseMatrices()
 	}
@@ -193,9 +209,74 @@ func prepare(cfg Config) (*setup, error) {
 		evalRefine = cfg.Refine
 	}
 	s.env.Classifier = func() evaluate.Classifier { return model.Classifier(s.net, evalRefine) }
+	if cfg.Patience > 0 {
+		sel, err := dataset.GenerateSplit(lang, "select", cfg.DataSeed)
+		if err != nil {
+			return nil, err
+		}
+		s.env.Select = examples(lang, sel, cfg)
+		validSet = append(validSet, sel...)
+	}
 	reserve(s.net, append(trainSet, validSet...))
+	s.env.Obj = objective(cfg, lang.PDA.L(), s.net.StateSize())
 	s.settings, err = settings(cfg, s.env.Train)
 	return s, err
+}
+
+// addTargets sets the per-step targets the configuration's losses need:
+// output targets for the final and viable losses, and from the PDA (oracle)
+// next-symbol sets and stack operations.
+func addTargets(exs []train.Example, cfg Config, oracle *grammar.Oracle) {
+	for i := range exs {
+		ex := &exs[i]
+		n := len(ex.Syms)
+		var tg grammar.Targets
+		if oracle != nil {
+			tg = oracle.Targets(ex.Syms)
+		}
+		switch cfg.Loss {
+		case "final":
+			ex.Out = make([]float64, n+1)
+			for t := range n {
+				ex.Out[t] = math.NaN()
+			}
+			ex.Out[n] = ex.Label
+		case "viable":
+			ex.Out = make([]float64, n+1)
+			for t, v := range tg.Viable {
+				if v {
+					ex.Out[t] = 1
+				}
+			}
+		}
+		if cfg.NextWeight > 0 {
+			ex.Next = tg.Next
+		}
+		if cfg.ActionWeight > 0 {
+			ex.Ops = make([]int8, n)
+			for t, op := range tg.Ops {
+				ex.Ops[t] = int8(op)
+			}
+		}
+	}
+}
+
+// objective builds the loss terms beyond the paper's, with heads over a
+// state of size S for an alphabet of L symbols, initialized from the run's
+// seed; nil when there are none.
+func objective(cfg Config, L, S int) *train.Objective {
+	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, hash64("heads")))
+	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight}
+	if cfg.NextWeight > 0 {
+		obj.Next = train.NewHead(L+1, S, 0.1, rng)
+	}
+	if cfg.LMWeight > 0 {
+		obj.LM = train.NewHead(L+1, S, 0.1, rng)
+	}
+	return obj
 }
 
 // sizeNSPDA draws J by the paper's rule when it is not given — M + U(2,6)
@@ -281,6 +362,8 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		StageNoise: train.Noise{Percent: cfg.StageNoise, Scale: cfg.NoiseScale},
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
+		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
+		Patience: cfg.Patience, Plateau: cfg.Plateau,
 	}, nil
 }
 
