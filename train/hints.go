@@ -9,7 +9,7 @@ import (
 )
 
 // Hints are partial knowledge of the PDA programmed into the network before
-// training (paper Sec. 4; NOTES.md section 6). The paper does not define its
+// training (paper Sec. 4; docs/design.md section 5, "Hints"). The paper does not define its
 // Hint #1 and Hint #2; ours (docs/design.md):
 //
 //   - Hint 1: the stack-operation rules only — which input, under which top,
