@@ -78,9 +78,9 @@ type affine struct {
 }
 
 func (n *affine) Params() []float64 { return nil }
-func (n *affine) StateSize() int     { return 1 }
-func (n *affine) InputSize() int     { return len(n.u) }
-func (n *affine) NewRecord() any     { return nil }
+func (n *affine) StateSize() int    { return 1 }
+func (n *affine) InputSize() int    { return len(n.u) }
+func (n *affine) NewRecord() any    { return nil }
 func (n *affine) Start(s []float64, rng *rand.Rand) {
 	n.starts++
 	s[0] = 1
