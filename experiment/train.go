@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
-	"hash/fnv"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -161,7 +160,7 @@ func prepare(cfg Config) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	initRng := rand.New(rand.NewPCG(cfg.Seed, hash64("init")))
+	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))
 	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order}
 	s := &setup{lang: lang}
 	if cfg.Model == "nspda" {
@@ -282,12 +281,6 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
 	}, nil
-}
-
-func hash64(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
 }
 
 // dirRecorder appends metrics and timing lines and writes checkpoints.
