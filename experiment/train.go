@@ -262,16 +262,9 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 	if err != nil {
 		return train.Settings{}, err
 	}
-	var est train.Estimator
-	switch cfg.Algorithm() {
-	case "bptt":
-		est = &train.BPTT{}
-	case "tbptt":
-		est = &train.TBPTT{Window: cfg.Window}
-	case "rtrl":
-		est = &train.RTRL{}
-	case "uoro":
-		est = &train.UORO{}
+	est, err := train.NewEstimator(cfg.Algorithm(), train.EstimatorOptions{Window: cfg.Window})
+	if err != nil {
+		return train.Settings{}, err
 	}
 	return train.Settings{
 		Estimator: est, Curriculum: cur, Refine: cfg.Refine, MaxEpochs: cfg.MaxEpochs,

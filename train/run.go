@@ -119,8 +119,8 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	}
 	rng := func(name string) *rand.Rand { return rand.New(st.pcg[name]) }
 	order, reads, noise, sched := rng("order"), rng("reads"), rng("noise"), rng("schedule")
-	if u, ok := set.Estimator.(*UORO); ok {
-		u.Rng = rng("uoro")
+	if u, ok := set.Estimator.(RandUser); ok {
+		u.SetRand(rng("uoro"))
 	}
 	grad := make([]float64, len(params))
 	clean := make([]float64, len(params))
