@@ -20,6 +20,7 @@ import (
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/program"
 	"github.com/nspda/nspda/train"
 )
 
@@ -175,7 +176,7 @@ func prepare(cfg Config) (*setup, error) {
 		s.net.(*nspda.Net).NoReadGrad = true
 	}
 	if cfg.Model == "nspda" && cfg.Hints > 0 {
-		prog, err := train.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
+		prog, err := program.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +211,7 @@ func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
 		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
 	}
 	if cfg.Hints > 0 {
-		prog, err := train.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
+		prog, err := program.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
 		if err != nil {
 			return err
 		}
@@ -244,10 +245,10 @@ func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train
 		syms, _ := lang.PDA.Encode(e.String) // generated strings are over the alphabet
 		out[i] = train.Example{Syms: syms, Label: float64(e.Label)}
 		if cfg.Model == "nspda" {
-			out[i].Hinted = train.Hinted(lang.PDA, cfg.Hints, syms)
+			out[i].Hinted = program.Hinted(lang.PDA, cfg.Hints, syms)
 		}
 		if cfg.DeadHint {
-			out[i].DeadAt = train.DiesAt(lang.PDA, syms)
+			out[i].DeadAt = program.DiesAt(lang.PDA, syms)
 		}
 	}
 	return out
