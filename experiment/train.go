@@ -162,25 +162,28 @@ func prepare(cfg Config) (*setup, error) {
 		return nil, err
 	}
 	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))
-	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order}
+	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order, NoReadGrad: cfg.NoReadGrad}
 	s := &setup{lang: lang}
+	var hints *program.Program // Validate allows hints for the nspda only
+	if cfg.Hints > 0 {
+		if hints, err = program.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Model == "nspda" {
-		if err := s.sizeNSPDA(cfg, &opt, initRng); err != nil {
+		if err := s.sizeNSPDA(cfg, &opt, initRng, hints); err != nil {
 			return nil, err
 		}
 	}
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
 	}
-	if cfg.NoReadGrad {
-		s.net.(*nspda.Net).NoReadGrad = true
-	}
-	if cfg.Model == "nspda" && cfg.Hints > 0 {
-		prog, err := program.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
-		if err != nil {
-			return nil, err
+	if hints != nil {
+		p, ok := s.net.(program.Programmable)
+		if !ok {
+			return nil, fmt.Errorf("hints apply to programmable models only, not %s", cfg.Model)
 		}
-		if err := prog.Apply(s.net.(*nspda.Net).Model); err != nil {
+		if err := hints.Apply(p.Weights()); err != nil {
 			return nil, err
 		}
 	}
@@ -200,8 +203,8 @@ func prepare(cfg Config) (*setup, error) {
 
 // sizeNSPDA draws J by the paper's rule when it is not given — M + U(2,6)
 // for third order, M + U(12,29) for second, M the PDA's states — and makes
-// room for the hint program's neurons.
-func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
+// room for the neurons of the hint program, if there is one.
+func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
 	j := cfg.Hidden
 	if j == 0 {
 		lo, hi := 2, 6
@@ -210,17 +213,11 @@ func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
 		}
 		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
 	}
-	if cfg.Hints > 0 {
-		prog, err := program.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
-		if err != nil {
-			return err
+	if hints != nil && j < hints.Shape.J {
+		if cfg.Hidden != 0 {
+			return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", cfg.Hints, hints.Shape.J, cfg.Hidden)
 		}
-		if j < prog.Shape.J {
-			if cfg.Hidden != 0 {
-				return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", cfg.Hints, prog.Shape.J, cfg.Hidden)
-			}
-			j = prog.Shape.J
-		}
+		j = hints.Shape.J
 	}
 	opt.Hidden, s.j = j, j
 	return nil
@@ -244,9 +241,7 @@ func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train
 	for i, e := range set {
 		syms, _ := lang.PDA.Encode(e.String) // generated strings are over the alphabet
 		out[i] = train.Example{Syms: syms, Label: float64(e.Label)}
-		if cfg.Model == "nspda" {
-			out[i].Hinted = program.Hinted(lang.PDA, cfg.Hints, syms)
-		}
+		out[i].Hinted = program.Hinted(lang.PDA, cfg.Hints, syms) // nil without hint 2
 		if cfg.DeadHint {
 			out[i].DeadAt = program.DiesAt(lang.PDA, syms)
 		}

@@ -213,6 +213,12 @@ func (prog *Program) Model() *nspda.Model {
 	return m
 }
 
+// Programmable is a trainable model a program can be written into (as
+// hints): the NSPDA's nspda.Net, through the weights it computes with.
+type Programmable interface {
+	Weights() *nspda.Model
+}
+
 // Apply writes the program's settings into m, which must have the same order
 // and alphabet and at least as many state and action neurons. Neurons the
 // program names get their names; all other parameters are left alone.
