@@ -8,12 +8,6 @@ import (
 	"github.com/nspda/nspda/grammar"
 )
 
-// Classifier is anything that reads a string of symbol indices and accepts or
-// rejects it (the NSPDA's Runner, a PDA, any trained network).
-type Classifier interface {
-	Classify(syms []int) (accept bool, y float64)
-}
-
 // Result counts a classifier's errors on one set of strings.
 type Result struct {
 	Name         string  `json:"name"`

@@ -131,8 +131,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("rounding applies to the stack-rnn and list-rnn models only, not %s", c.Model)
 	case c.Noise > 0 && !spec.HigherOrder:
 		return fmt.Errorf("the noise regularizer applies to higher-order models only (%s), not %s", strings.Join(higherOrder(), ", "), c.Model)
-	case c.Algo != "" && !slices.Contains([]string{"bptt", "tbptt", "rtrl", "uoro"}, c.Algo):
-		return fmt.Errorf("unknown algorithm %q (want bptt, tbptt, rtrl or uoro)", c.Algo)
+	case c.Algo != "" && !slices.Contains(train.EstimatorNames(), c.Algo):
+		return fmt.Errorf("unknown algorithm %q (want %s)", c.Algo, train.EstimatorList())
 	case !slices.Contains([]string{"standard", "il", "2il"}, c.Curriculum):
 		return fmt.Errorf("unknown curriculum %q (want standard, il or 2il)", c.Curriculum)
 	case c.Noise < 0 || c.Noise > 100 || c.StageNoise < 0 || c.StageNoise > 100:

@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// The paper's numbers (docs: /work/shared/paper/NOTES.md section 8), row by
+// The paper's numbers, copied from its tables, row by
 // row in the column order of our tables, as printed. They are the paper's
 // claims, printed beside our measurements and labelled "paper"; they are
 // never used as results.

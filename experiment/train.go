@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
-	"hash/fnv"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -22,6 +21,7 @@ import (
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/program"
 	"github.com/nspda/nspda/train"
 )
 
@@ -162,11 +162,17 @@ func prepare(cfg Config) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	initRng := rand.New(rand.NewPCG(cfg.Seed, hash64("init")))
-	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order}
+	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))
+	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order, NoReadGrad: cfg.NoReadGrad}
 	s := &setup{lang: lang}
+	var hints *program.Program // Validate allows hints for the nspda only
+	if cfg.Hints > 0 {
+		if hints, err = program.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine); err != nil {
+			return nil, err
+		}
+	}
 	if cfg.Model == "nspda" {
-		if err := s.sizeNSPDA(cfg, &opt, initRng); err != nil {
+		if err := s.sizeNSPDA(cfg, &opt, initRng, hints); err != nil {
 			return nil, err
 		}
 	}
@@ -181,15 +187,12 @@ func prepare(cfg Config) (*setup, error) {
 	if _, ok := s.net.(nn.Actor); cfg.ActionWeight > 0 && !ok {
 		return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
 	}
-	if cfg.NoReadGrad {
-		s.net.(*nspda.Net).NoReadGrad = true
-	}
-	if cfg.Model == "nspda" && cfg.Hints > 0 {
-		prog, err := train.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
-		if err != nil {
-			return nil, err
+	if hints != nil {
+		p, ok := s.net.(program.Programmable)
+		if !ok {
+			return nil, fmt.Errorf("hints apply to programmable models only, not %s", cfg.Model)
 		}
-		if err := prog.Apply(s.net.(*nspda.Net).Model); err != nil {
+		if err := hints.Apply(p.Weights()); err != nil {
 			return nil, err
 		}
 	}
@@ -268,7 +271,7 @@ func objective(cfg Config, L, S int) *train.Objective {
 	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, hash64("heads")))
+	rng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("heads")))
 	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight}
 	if cfg.NextWeight > 0 {
 		obj.Next = train.NewHead(L+1, S, 0.1, rng)
@@ -281,8 +284,8 @@ func objective(cfg Config, L, S int) *train.Objective {
 
 // sizeNSPDA draws J by the paper's rule when it is not given — M + U(2,6)
 // for third order, M + U(12,29) for second, M the PDA's states — and makes
-// room for the hint program's neurons.
-func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
+// room for the neurons of the hint program, if there is one.
+func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
 	j := cfg.Hidden
 	if j == 0 {
 		lo, hi := 2, 6
@@ -291,17 +294,11 @@ func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand) error {
 		}
 		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
 	}
-	if cfg.Hints > 0 {
-		prog, err := train.HintProgram(s.lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine)
-		if err != nil {
-			return err
+	if hints != nil && j < hints.Shape.J {
+		if cfg.Hidden != 0 {
+			return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", cfg.Hints, hints.Shape.J, cfg.Hidden)
 		}
-		if j < prog.Shape.J {
-			if cfg.Hidden != 0 {
-				return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", cfg.Hints, prog.Shape.J, cfg.Hidden)
-			}
-			j = prog.Shape.J
-		}
+		j = hints.Shape.J
 	}
 	opt.Hidden, s.j = j, j
 	return nil
@@ -325,11 +322,9 @@ func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train
 	for i, e := range set {
 		syms, _ := lang.PDA.Encode(e.String) // generated strings are over the alphabet
 		out[i] = train.Example{Syms: syms, Label: float64(e.Label)}
-		if cfg.Model == "nspda" {
-			out[i].Hinted = train.Hinted(lang.PDA, cfg.Hints, syms)
-		}
+		out[i].Hinted = program.Hinted(lang.PDA, cfg.Hints, syms) // nil without hint 2
 		if cfg.DeadHint {
-			out[i].DeadAt = train.DiesAt(lang.PDA, syms)
+			out[i].DeadAt = program.DiesAt(lang.PDA, syms)
 		}
 	}
 	return out
@@ -344,16 +339,9 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 	if err != nil {
 		return train.Settings{}, err
 	}
-	var est train.Estimator
-	switch cfg.Algorithm() {
-	case "bptt":
-		est = &train.BPTT{}
-	case "tbptt":
-		est = &train.TBPTT{Window: cfg.Window}
-	case "rtrl":
-		est = &train.RTRL{}
-	case "uoro":
-		est = &train.UORO{}
+	est, err := train.NewEstimator(cfg.Algorithm(), train.EstimatorOptions{Window: cfg.Window})
+	if err != nil {
+		return train.Settings{}, err
 	}
 	return train.Settings{
 		Estimator: est, Curriculum: cur, Refine: cfg.Refine, MaxEpochs: cfg.MaxEpochs,
@@ -365,12 +353,6 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau,
 	}, nil
-}
-
-func hash64(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
 }
 
 // dirRecorder appends metrics and timing lines and writes checkpoints.

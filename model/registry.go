@@ -10,11 +10,9 @@ import (
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
-	"math/rand/v2"
 	"os"
 	"strings"
 
-	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/model/nnpda"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/model/rnn"
@@ -23,7 +21,7 @@ import (
 )
 
 // specs holds every registered model, in the order `nspda models` lists them.
-var specs = concat([]nn.Spec{nspdaSpec}, rnn.Specs, stackrnn.Specs, nnpda.Specs)
+var specs = concat(nspda.Specs, rnn.Specs, stackrnn.Specs, nnpda.Specs)
 
 func concat(lists ...[]nn.Spec) []nn.Spec {
 	var out []nn.Spec
@@ -56,18 +54,17 @@ func Names() []string {
 func Specs() []nn.Spec { return append([]nn.Spec(nil), specs...) }
 
 // Classifier returns an evaluation-mode classifier for m that uses m's
-// current weights: the NSPDA's fast runner, or nn.Classifier with refine
-// iterations per symbol for other models.
-func Classifier(m nn.Model, refine int) evaluate.Classifier {
-	if n, ok := m.(*nspda.Net); ok {
-		run := n.Model.NewRunner()
-		run.Refine = max(1, refine)
-		return run
+// current weights, refine iterations per symbol: the model's own if it is an
+// nn.ClassifierMaker (the NSPDA's fast runner), else an nn.NetClassifier.
+func Classifier(m nn.Model, refine int) nn.Classifier {
+	if c, ok := m.(nn.ClassifierMaker); ok {
+		return c.Classifier(refine)
 	}
 	return nn.NewClassifier(m, refine)
 }
 
-// envelope is the model file of a non-NSPDA model.
+// envelope is the model file of a model that has no format of its own (is
+// not an nn.Encoder).
 type envelope struct {
 	Format   string          `json:"format"`
 	Version  int             `json:"version"`
@@ -78,18 +75,21 @@ type envelope struct {
 	Params   []float64       `json:"params"`
 }
 
-// Save writes m to path atomically. NSPDAs use their own file layout
-// (model/nspda); other models an envelope with their config and parameters.
+// Save writes m to path atomically. A model with a file format of its own
+// (an nn.Encoder: the NSPDA) writes it; other models are written as an
+// envelope of their config and parameters.
 func Save(path string, m nn.Model, evalRefine int) error {
-	if n, ok := m.(*nspda.Net); ok {
-		n.EvalRefine = max(1, evalRefine)
-		return n.Model.WriteFile(path)
+	var buf bytes.Buffer
+	if e, ok := m.(nn.Encoder); ok {
+		if err := e.Encode(&buf, evalRefine); err != nil {
+			return err
+		}
+		return atomicfile.WriteFile(path, buf.Bytes())
 	}
 	cfg, err := json.Marshal(m.Config())
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", " ")
 	if err := enc.Encode(envelope{Format: nspda.FileFormat, Version: nspda.FileVersion, Kind: m.Kind(),
@@ -100,7 +100,9 @@ func Save(path string, m nn.Model, evalRefine int) error {
 }
 
 // Load reads a model file of any registered kind and returns the model and
-// its evaluation refinement.
+// its evaluation refinement. The file's kind names the spec; a spec with a
+// Decode reads its own format, the others are read from the envelope through
+// their Load.
 func Load(path string) (nn.Model, int, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -114,12 +116,12 @@ func Load(path string) (nn.Model, int, error) {
 	if err := decodeJSON(data, &head, false); err != nil {
 		return nil, 0, fmt.Errorf("%s: %v", path, err)
 	}
-	if head.Kind == "nspda" || head.Kind == "" {
-		m, err := nspda.Decode(bytes.NewReader(data))
+	if spec, err := Lookup(head.Kind); err == nil && spec.Decode != nil {
+		m, refine, err := spec.Decode(bytes.NewReader(data))
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: %v", path, err)
 		}
-		return nspda.NewNet(m), m.EvalRefine, nil
+		return m, refine, nil
 	}
 	if head.Format != nspda.FileFormat {
 		return nil, 0, fmt.Errorf("%s: not an nspda model file (format %q)", path, head.Format)
@@ -189,36 +191,4 @@ func checkSizes(config json.RawMessage, nparams int) error {
 		return fmt.Errorf("config hidden = %d, stacks = %d needs at least %d parameters, the file has %d", sz.Hidden, sz.Stacks, need, nparams)
 	}
 	return nil
-}
-
-// NSPDAInit is the half-width of the uniform distribution the NSPDA's
-// trainable weights start from.
-const NSPDAInit = 0.5
-
-var nspdaSpec = nn.Spec{
-	Name:        "nspda",
-	Description: "neural state pushdown automaton: binary state neurons driving a digital stack (this paper)",
-	HigherOrder: true,
-	Algo:        "bptt", // UORO, the paper's choice, did not converge for us (docs/training.md)
-	New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
-		order := nspda.Order(opt.Order)
-		if order == 0 {
-			order = nspda.Third
-		}
-		j := opt.Hidden
-		if j == 0 {
-			j = 8
-		}
-		m, err := nspda.New(nspda.Shape{Order: order, L: len(alphabet), J: j, A: len(alphabet)}, alphabet)
-		if err != nil {
-			return nil, err
-		}
-		for i := range m.Params {
-			m.Params[i] = NSPDAInit * (2*rng.Float64() - 1)
-		}
-		return nspda.NewNet(m), nil
-	},
-	Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
-		return nil, fmt.Errorf("nspda models have their own file layout")
-	},
 }

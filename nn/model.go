@@ -2,6 +2,7 @@ package nn
 
 import (
 	"encoding/json"
+	"io"
 	"math/rand/v2"
 )
 
@@ -25,6 +26,9 @@ type Options struct {
 	Stacks   int  // stacks (stack-rnn) or lists (list-rnn)
 	Rounding bool // stack-rnn: hard argmax actions at evaluation
 	Order    int  // nspda: tensor order 2 or 3
+	// NoReadGrad (nspda) zeroes the derivative of the pending read through
+	// the decisive action neuron, an ablation (docs/design.md section 5).
+	NoReadGrad bool
 }
 
 // Spec describes one model kind for the registry.
@@ -40,6 +44,10 @@ type Spec struct {
 	New func(alphabet []rune, opt Options, rng *rand.Rand) (Model, error)
 	// Load rebuilds a model from its Config (as JSON) and parameters.
 	Load func(alphabet []rune, config json.RawMessage, params []float64) (Model, error)
+	// Decode, if set, reads a whole model file in the model's own format
+	// (written by its Encoder) and returns the model and its evaluation
+	// refinement; the registry then uses it instead of Load.
+	Decode func(r io.Reader) (m Model, evalRefine int, err error)
 }
 
 // Reserver is implemented by nets whose memory must be sized for the longest

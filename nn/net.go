@@ -1,6 +1,8 @@
 // Package nn holds what every trainable recurrent classifier shares: the Net
-// interface that gradient estimators differentiate, a generic classifier
-// built on it, and helpers for finite-difference checks.
+// interface that gradient estimators differentiate; the Classifier interface
+// that evaluation scores, and NetClassifier, one for any Net; the model
+// registry's vocabulary (Model, Spec and the optional interfaces a model may
+// implement); and helpers for finite-difference checks.
 //
 // A string is read as a sequence of iterations. Each input symbol (and the end
 // marker $ after the last one) is presented S(t) ≥ 1 times in a row (iterative
@@ -46,31 +48,32 @@ type Net interface {
 	OutVJP(rec any, do float64, ds2, grad []float64)
 }
 
-// Classifier runs a Net in evaluation mode: Refine iterations per symbol, the
-// end marker last, accept when σ(o) > 0.5 after it. If the Net is a Reserver
+// NetClassifier is the Classifier of any Net: it runs the Net in evaluation
+// mode, Refine iterations per symbol, the end marker last, and accepts when
+// σ(o) > 0.5 after it. If the Net is a Reserver
 // reserved for fewer symbols than a string has, Classify reserves it for that
 // string's length first; it never shrinks the reservation. It allocates only
 // when created and when the Net's state size changes. It is not safe for
 // concurrent use.
-type Classifier struct {
+type NetClassifier struct {
 	Net    Net
 	Refine int
 	rec    any
 	s, s2  []float64
 }
 
-// NewClassifier returns a Classifier with refine iterations per symbol.
-func NewClassifier(net Net, refine int) *Classifier {
+// NewClassifier returns a NetClassifier with refine iterations per symbol.
+func NewClassifier(net Net, refine int) *NetClassifier {
 	if refine < 1 {
 		refine = 1
 	}
 	n := net.StateSize()
-	return &Classifier{Net: net, Refine: refine, rec: net.NewRecord(), s: make([]float64, n), s2: make([]float64, n)}
+	return &NetClassifier{Net: net, Refine: refine, rec: net.NewRecord(), s: make([]float64, n), s2: make([]float64, n)}
 }
 
 // Classify reads syms and the end marker and reports the final decision and
 // prediction.
-func (c *Classifier) Classify(syms []int) (accept bool, y float64) {
+func (c *NetClassifier) Classify(syms []int) (accept bool, y float64) {
 	c.fit(len(syms))
 	c.Net.Start(c.s, nil)
 	var o float64
@@ -92,7 +95,7 @@ func (c *Classifier) Classify(syms []int) (accept bool, y float64) {
 // fit grows a Reserver's memory to hold n symbols, and the state buffers to
 // the net's state size (which a Reserve elsewhere may also have changed).
 // Records grow on their own at their next Step.
-func (c *Classifier) fit(n int) {
+func (c *NetClassifier) fit(n int) {
 	if r, ok := c.Net.(Reserver); ok && n > r.Reserved() {
 		r.Reserve(n)
 	}

@@ -58,8 +58,18 @@ type Set struct {
 	K, L     int
 	Value    float64
 	IntoDead bool   // the rule leads into the dead state
-	Rule     string // the PDA rule it encodes
+	Rule     string // the PDA rule it encodes, rendered for String
+	// From is the one PDA transition a setting encodes, when it encodes
+	// exactly one (every StateRule, and third-order ActionRules); nil
+	// otherwise. Hints select settings by it.
+	From *Where
 }
+
+// Where says where a PDA transition δ(State, Symbol, Top) applies, as
+// indices into the PDA compiled (completed with the dead state under
+// Options.Dead, which keeps the indices of the original states): Top is a
+// symbol index, or L for the empty stack ⊥.
+type Where struct{ State, Symbol, Top int }
 
 // Program is a compiled PDA: the network size it needs, the meaning of each
 // state neuron, and the weight settings.
@@ -201,6 +211,12 @@ func (prog *Program) Model() *nspda.Model {
 		panic(err)
 	}
 	return m
+}
+
+// Programmable is a trainable model a program can be written into (as
+// hints): the NSPDA's nspda.Net, through the weights it computes with.
+type Programmable interface {
+	Weights() *nspda.Model
 }
 
 // Apply writes the program's settings into m, which must have the same order

@@ -59,9 +59,11 @@ func (c *compiler) second() {
 			for _, to := range c.targets(q, l) {
 				i := neuron(key{to.q, l})
 				for _, k := range to.tops {
-					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k]})
+					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k], From: &Where{q, l, k}})
 				}
-				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: R + l, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[to.tops[0]]})
+				// The input weight serves every top; it is filed under the first.
+				k0 := to.tops[0]
+				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: R + l, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k0], From: &Where{q, l, k0}})
 			}
 		}
 		c.actionsSecond(n, q)

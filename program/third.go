@@ -33,17 +33,17 @@ func (c *compiler) third() {
 				if !ok {
 					continue
 				}
-				r, dead := rule(p, q, l, k, t), t.To == c.dead
+				r, dead, w := rule(p, q, l, k, t), t.To == c.dead, &Where{q, l, k}
 				i := idx[t.To]
-				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: j, K: k, L: l, Value: H, IntoDead: dead, Rule: r})
+				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: j, K: k, L: l, Value: H, IntoDead: dead, Rule: r, From: w})
 				if i != j {
-					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: j, J: j, K: k, L: l, Value: -H, IntoDead: dead, Rule: r})
+					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: j, J: j, K: k, L: l, Value: -H, IntoDead: dead, Rule: r, From: w})
 				}
 				switch {
 				case t.Op == grammar.Push:
-					c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: l, J: j, K: k, L: l, Value: HA, Rule: r})
+					c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: l, J: j, K: k, L: l, Value: HA, Rule: r, From: w})
 				case t.Op == grammar.Pop && k < L:
-					c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: k, J: j, K: k, L: l, Value: -HA, Rule: r})
+					c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: k, J: j, K: k, L: l, Value: -HA, Rule: r, From: w})
 				}
 			}
 		}

@@ -4,7 +4,7 @@ package stack
 
 import "github.com/nspda/nspda/grammar"
 
-// Reads are the values a read neuron takes (NOTES.md section 1): the neuron of
+// Reads are the values a read neuron takes (docs/design.md section 2): the neuron of
 // the symbol on top (or of the bottom marker ⊥ when the stack is empty) reads
 // Top, the neuron of a symbol popped by the last action reads Popped, and
 // every other neuron reads Other.

@@ -21,14 +21,26 @@ func (b *BPTT) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng 
 	loss := b.tp.forward(net, obj, ex, refine, rng)
 	S := net.StateSize()
 	b.ds, b.ds2 = buf(b.ds, S), buf(b.ds2, S)
-	for i := b.tp.n - 1; i >= 0; i-- {
-		b.tp.outVJP(net, obj, ex, i, b.ds2, grad)
-		nn.Zero(b.ds)
-		net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
-		b.tp.inVJP(net, obj, ex, i, b.ds, grad)
-		b.ds, b.ds2 = b.ds2, b.ds
-	}
+	b.tp.backward(net, obj, ex, b.ds, b.ds2, grad)
 	return loss
+}
+
+// backward is one reverse sweep over the whole tape: for i = n−1 … 0,
+//
+//	ds2 += ∂L_i/∂s_{i+1}   (the loss terms of iteration i, outVJP)
+//	ds   = (∂s_{i+1}/∂s_i)ᵀ ds2,   grad += (∂s_{i+1}/∂θ)ᵀ ds2   (StepVJP)
+//
+// and ds becomes the next ds2. ds and ds2 are scratch of the net's state
+// size; ds2 is zeroed first.
+func (tp *tape) backward(net nn.Net, obj *Objective, ex Example, ds, ds2, grad []float64) {
+	nn.Zero(ds2)
+	for i := tp.n - 1; i >= 0; i-- {
+		tp.outVJP(net, obj, ex, i, ds2, grad)
+		nn.Zero(ds)
+		net.StepVJP(tp.recs[i], ds2, ds, grad)
+		tp.inVJP(net, obj, ex, i, ds, grad)
+		ds, ds2 = ds2, ds
+	}
 }
 
 // TBPTT is truncated back-propagation through time: the loss terms of input
@@ -64,24 +76,10 @@ func (b *TBPTT) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng
 func (b *TBPTT) sweep(net nn.Net, obj *Objective, ex Example, grad []float64, window int) {
 	T := len(b.first)
 	if window >= T { // every window reaches the start: one BPTT sweep
-		b.sweepFull(net, obj, ex, grad)
+		b.tp.backward(net, obj, ex, b.ds, b.ds2, grad)
 		return
 	}
 	b.sweepWindowed(net, obj, ex, grad, window)
-}
-
-// sweepFull is one reverse sweep over the whole tape (BPTT).
-func (b *TBPTT) sweepFull(net nn.Net, obj *Objective, ex Example, grad []float64) {
-	{
-		nn.Zero(b.ds2)
-		for i := b.tp.n - 1; i >= 0; i-- {
-			b.tp.outVJP(net, obj, ex, i, b.ds2, grad)
-			nn.Zero(b.ds)
-			net.StepVJP(b.tp.recs[i], b.ds2, b.ds, grad)
-			b.tp.inVJP(net, obj, ex, i, b.ds, grad)
-			b.ds, b.ds2 = b.ds2, b.ds
-		}
-	}
 }
 
 // sweepWindowed runs one truncated reverse sweep per input.

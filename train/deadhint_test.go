@@ -10,6 +10,7 @@ import (
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nnpda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/program"
 )
 
 // TestDeadHint: under the dead-state hint the loss has the dead neuron's term,
@@ -19,7 +20,7 @@ import (
 func TestDeadHint(t *testing.T) {
 	lang, _ := grammar.Builtin("anbn")
 	syms, _ := lang.PDA.Encode("aabab")
-	ex := Example{Syms: syms, Label: 0, DeadAt: DiesAt(lang.PDA, syms)}
+	ex := Example{Syms: syms, Label: 0, DeadAt: program.DiesAt(lang.PDA, syms)}
 	if ex.DeadAt != 4 {
 		t.Fatalf("aabab dies at %d, want 4", ex.DeadAt)
 	}

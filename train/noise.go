@@ -6,7 +6,7 @@ import (
 )
 
 // Noise is the adaptive noise regularizer for higher-order tensors (paper
-// Algorithm 2; NOTES.md section 5). A tensor A×B×C×D is viewed as its A·B
+// Algorithm 2; docs/design.md section 5, "Adaptive noise"). A tensor A×B×C×D is viewed as its A·B
 // matrices of C×D, in order; they are split into three contiguous,
 // near-equal partitions; Percent % of each partition's matrices (at least
 // one) are chosen at random; one p ~ N(0,1) is drawn; and the chosen

@@ -177,8 +177,8 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	}
 	rng := func(name string) *rand.Rand { return rand.New(st.pcg[name]) }
 	order, reads, noise, sched := rng("order"), rng("reads"), rng("noise"), rng("schedule")
-	if u, ok := set.Estimator.(*UORO); ok {
-		u.Rng = rng("uoro")
+	if u, ok := set.Estimator.(RandUser); ok {
+		u.SetRand(rng("uoro"))
 	}
 	grad := grads[0]
 	clean := make([]float64, len(params))

@@ -37,6 +37,11 @@ type UORO struct {
 // Name is "uoro".
 func (*UORO) Name() string { return "uoro" }
 
+// SetRand makes rng the source of the signs ν (RandUser).
+func (u *UORO) SetRand(rng *rand.Rand) { u.Rng = rng }
+
+var _ RandUser = (*UORO)(nil)
+
 // Gradient adds an unbiased estimate of the gradient into grad.
 func (u *UORO) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
 	S, P := net.StateSize(), len(net.Params())

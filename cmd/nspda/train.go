@@ -77,7 +77,7 @@ config.json (other training flags are refused).`,
 	f.StringVar(&hints, "hints", "2", "nspda hints: none, 1 or 2")
 	f.Float64Var(&cfg.HintH, "hint-strength", cfg.HintH, "strength H of the programmed hint weights")
 	f.BoolVar(&cfg.DeadHint, "dead-hint", false, "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)")
-	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: bptt, tbptt, rtrl or uoro (default: the model's)")
+	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: "+train.EstimatorList()+" (default: the model's)")
 	f.IntVar(&cfg.Window, "window", cfg.Window, "tbptt window, in symbols")
 	f.StringVar(&cfg.Curriculum, "curriculum", cfg.Curriculum, "curriculum: standard, il or 2il")
 	f.Float64Var(&cfg.Noise, "noise", cfg.Noise, "adaptive noise regularizer: percent of matrices perturbed (0: off)")

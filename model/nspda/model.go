@@ -3,7 +3,7 @@
 // neurons whose ternary action neurons drive a digital stack, and whose read
 // neurons show the network what is on top of it.
 //
-// Shapes (NOTES.md section 1). L is the alphabet size, J the number of state
+// Shapes (docs/design.md section 2). L is the alphabet size, J the number of state
 // neurons, A the number of action neurons. The network reads R = L+1 read
 // neurons (one per stack symbol and one for the empty stack ⊥) and X = L+1
 // input neurons (one per symbol and one for the end-of-string marker $).

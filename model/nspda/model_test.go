@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/nn"
 )
 
 func randomModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
@@ -176,7 +177,7 @@ func TestDecodeAction(t *testing.T) {
 			t.Errorf("DecodeAction(%v) = %v, want %v", tc.pre, got, tc.want)
 		}
 	}
-	if math.Abs(Sigmoid(PushThreshold)*2-1-0.13) > 1e-12 || math.Abs(Sigmoid(PopThreshold)*2-1+0.09) > 1e-12 {
+	if math.Abs(nn.Sigmoid(PushThreshold)*2-1-0.13) > 1e-12 || math.Abs(nn.Sigmoid(PopThreshold)*2-1+0.09) > 1e-12 {
 		t.Error("action thresholds do not match the paper's 0.13 and -0.09")
 	}
 }

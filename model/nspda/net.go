@@ -177,7 +177,7 @@ func (n *Net) Step(recAny any, s, s2 []float64, l int, first, last bool) float64
 		if v > 0 {
 			rec.zn[i] = 1
 		}
-		sg := Sigmoid(v)
+		sg := nn.Sigmoid(v)
 		rec.dsig[i] = sg * (1 - sg)
 	}
 	rec.moved = first && l < n.L
@@ -216,7 +216,7 @@ func (n *Net) act(rec *record) {
 		}
 	}
 	v := rec.act[rec.cstar]
-	sg := Sigmoid(v)
+	sg := nn.Sigmoid(v)
 	rec.fprim = 2 * sg * (1 - sg)
 	rec.noop = op == grammar.Noop
 	top := n.stack.Top()

@@ -229,13 +229,13 @@ func relaxedLoss(n *Net, steps []refStep, s0 []float64, label float64) float64 {
 		n.contract(scratch.pre, n.Ws, n.Bs, J, scratch)
 		zn := make([]float64, J)
 		for i := range zn {
-			zn[i] = ref.zn[i] + Sigmoid(scratch.pre[i]) - Sigmoid(ref.pre[i])
+			zn[i] = ref.zn[i] + nn.Sigmoid(scratch.pre[i]) - nn.Sigmoid(ref.pre[i])
 		}
 		pn := append([]float64(nil), p...)
 		switch {
 		case st.moved:
 			n.contract(scratch.act, n.Wa, n.Ba, n.A, scratch)
-			df := 2*Sigmoid(scratch.act[st.cstar]) - 2*Sigmoid(ref.act[st.cstar])
+			df := 2*nn.Sigmoid(scratch.act[st.cstar]) - 2*nn.Sigmoid(ref.act[st.cstar])
 			for k := range pn {
 				pn[k] = st.rn[k] + st.g[k]*df
 				if st.noop {

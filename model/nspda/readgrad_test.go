@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/nn/nntest"
 )
 
@@ -28,5 +29,32 @@ func TestNoReadGradAdjoint(t *testing.T) {
 				nntest.CheckAdjoint(t, n, nntest.Case{Syms: randomSyms(rng, 3, 12), Label: 1, Refine: refine, Seed: seed}, 1e-10)
 			}
 		}
+	}
+}
+
+// TestSpec: the registered NSPDA is built with the options given (order,
+// state neurons, the read-gradient ablation), its weights inside ±Init, and
+// it classifies with its Runner.
+func TestSpec(t *testing.T) {
+	spec := Specs[0]
+	m, err := spec.New([]rune("ab"), nn.Options{Order: 2, Hidden: 5, NoReadGrad: true}, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := m.(*Net)
+	if n.Order != Second || n.J != 5 || n.A != 2 || !n.NoReadGrad {
+		t.Errorf("order %d, J %d, A %d, no-read-grad %v; want 2, 5, 2, true", n.Order, n.J, n.A, n.NoReadGrad)
+	}
+	for i, v := range n.Params() {
+		if v < -Init || v > Init || v == 0 {
+			t.Fatalf("parameter %d = %g, want inside (−%g, %g)", i, v, Init, Init)
+		}
+	}
+	if r, ok := n.Classifier(0).(*Runner); !ok || r.Refine != 1 {
+		t.Errorf("Classifier(0) = %T, want a *Runner with Refine 1", n.Classifier(0))
+	}
+	def, _ := spec.New([]rune("ab"), nn.Options{}, rand.New(rand.NewPCG(1, 2)))
+	if d := def.(*Net); d.Order != Third || d.J != 8 || d.NoReadGrad {
+		t.Errorf("defaults: order %d, J %d, no-read-grad %v; want 3, 8, false", d.Order, d.J, d.NoReadGrad)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/stack"
 )
 
@@ -46,9 +47,6 @@ func DecodeAction(pre []float64) grammar.Op {
 	}
 	return op
 }
-
-// Sigmoid is the logistic function.
-func Sigmoid(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
 
 // Runner runs a model symbol by symbol with binary states and a digital
 // stack. It allocates only when created (and when the stack grows past its
@@ -177,7 +175,7 @@ func (r *Runner) output() float64 {
 	for _, j := range r.active {
 		s += r.m.Wo[j]
 	}
-	return Sigmoid(s)
+	return nn.Sigmoid(s)
 }
 
 // Prediction is the network's latest output y in (0,1).

@@ -1,16 +1,15 @@
-package train
+package program
 
 import (
 	"fmt"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
-	"github.com/nspda/nspda/program"
 )
 
 // Hints are partial knowledge of the PDA programmed into the network before
-// training (paper Sec. 4; NOTES.md section 6). The paper does not define its
-// Hint #1 and Hint #2; ours (docs/design.md):
+// training (paper Sec. 4; docs/design.md section 5, "Hints"). The paper does
+// not define its Hint #1 and Hint #2; ours (docs/design.md):
 //
 //   - Hint 1: the stack-operation rules only — which input, under which top,
 //     pushes or pops, from which state (the action weights of the program).
@@ -27,36 +26,36 @@ import (
 // one into the dead state and every refined step would die. Such re-entry
 // points are therefore left out of the hint (the network learns to stay in
 // q'), unless refine is 1 (docs/design.md, "Hints and refinement").
-func HintProgram(p *grammar.PDA, order nspda.Order, level int, h float64, refine int) (*program.Program, error) {
+func HintProgram(p *grammar.PDA, order nspda.Order, level int, h float64, refine int) (*Program, error) {
 	if level < 0 || level > 2 {
 		return nil, fmt.Errorf("hint level must be 0, 1 or 2, not %d", level)
 	}
-	prog, err := program.Compile(p, program.Options{Order: order, Dead: level == 2, H: h})
+	prog, err := Compile(p, Options{Order: order, Dead: level == 2, H: h})
 	if err != nil {
 		return nil, err
 	}
 	reentry := reentries(p)
-	return prog.Select(func(s program.Set) bool {
+	return prog.Select(func(s Set) bool {
 		switch {
 		case level == 0:
 			return false
-		case s.Kind == program.ActionRule:
+		case s.Kind == ActionRule:
 			return true
 		case level == 1:
 			return false
 		}
-		if s.IntoDead && refine > 1 && reentry[s.Rule] {
+		if s.IntoDead && refine > 1 && s.From != nil && reentry[*s.From] {
 			return false
 		}
-		return s.IntoDead || s.Kind == program.AcceptRule || s.Kind == program.BiasRule
+		return s.IntoDead || s.Kind == AcceptRule || s.Kind == BiasRule
 	}), nil
 }
 
-// reentries returns the rules (as program.Set.Rule strings of the completed
-// PDA) of the missing transitions (q', a, k) that refinement would meet right
-// after a transition δ(q, a, k) = q'.
-func reentries(p *grammar.PDA) map[string]bool {
-	out := map[string]bool{}
+// reentries returns where the missing transitions (q', a, k) are that
+// refinement would meet right after a transition δ(q, a, k) = q'. In the PDA
+// completed with a dead state they are the transitions into it from there.
+func reentries(p *grammar.PDA) map[Where]bool {
+	out := map[Where]bool{}
 	L := p.L()
 	for q := 0; q < p.M(); q++ {
 		for l := 0; l < L; l++ {
@@ -66,22 +65,12 @@ func reentries(p *grammar.PDA) map[string]bool {
 					continue
 				}
 				if _, ok := p.Lookup(t.To, l, k); !ok {
-					out[deadRule(p, t.To, l, k)] = true
+					out[Where{t.To, l, k}] = true
 				}
 			}
 		}
 	}
 	return out
-}
-
-// deadRule renders a missing transition the way the program of the PDA
-// completed with a dead state names it.
-func deadRule(p *grammar.PDA, q, l, k int) string {
-	top := "⊥"
-	if k < p.L() {
-		top = string(p.Alphabet[k])
-	}
-	return fmt.Sprintf("%s -%c,%s-> %s noop", p.States[q], p.Alphabet[l], top, program.DeadName(p))
 }
 
 // Hinted marks the inputs of syms (then the end marker) whose state

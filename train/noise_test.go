@@ -4,10 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"github.com/nspda/nspda/grammar"
-	"github.com/nspda/nspda/model/nspda"
-	"github.com/nspda/nspda/program"
 )
 
 // TestNoisePartitions: Algorithm 2 perturbs round(N_p% ) of each third's
@@ -101,62 +97,4 @@ func TestNoisePermIntoIsPerm(t *testing.T) {
 	}); allocs != 0 {
 		t.Errorf("Apply with a kept buffer: %v allocations, want 0", allocs)
 	}
-}
-
-func TestHints(t *testing.T) {
-	lang, _ := grammar.Builtin("anbn")
-	p := lang.PDA
-	h1, err := HintProgram(p, nspda.Third, 1, 1, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range h1.Sets {
-		if s.Kind != program.ActionRule {
-			t.Fatalf("hint 1 has a %v rule", s.Kind)
-		}
-	}
-	h2, _ := HintProgram(p, nspda.Third, 2, 1, 1)
-	h2r, _ := HintProgram(p, nspda.Third, 2, 1, 4)
-	dead := func(pr *program.Program) int {
-		n := 0
-		for _, s := range pr.Sets {
-			if s.IntoDead {
-				n++
-			}
-		}
-		return n
-	}
-	if dead(h2) == 0 || dead(h2r) >= dead(h2) {
-		t.Errorf("dead rules: %d without refinement, %d with; refinement must drop the re-entry points", dead(h2), dead(h2r))
-	}
-	// q1 -a,⊥-> is a re-entry point of q0 -a,⊥-> q1.
-	for _, s := range h2r.Sets {
-		if s.Rule == "q1 -a,⊥-> dead noop" {
-			t.Error("refined hint 2 programs q1 on (a, ⊥) into the dead state")
-		}
-	}
-	syms, _ := p.Encode("abba")
-	h := Hinted(p, 2, syms)
-	if want := []bool{false, false, true, true, false}; !equal(h, want) {
-		t.Errorf("Hinted(abba) = %v, want %v", h, want)
-	}
-	syms, _ = p.Encode("ab")
-	if h := Hinted(p, 2, syms); !equal(h, []bool{false, false, true}) {
-		t.Errorf("Hinted(ab) = %v: the accepting end marker is hinted", h)
-	}
-	if Hinted(p, 1, syms) != nil {
-		t.Error("hint 1 programs no state transition, so no step is hinted")
-	}
-}
-
-func equal(a, b []bool) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,0 +1,82 @@
+package nspda
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"math/rand/v2"
+
+	"github.com/nspda/nspda/nn"
+)
+
+// Init is the half-width of the uniform distribution the NSPDA's trainable
+// weights start from.
+const Init = 0.5
+
+// Specs lists the package's model for the registry: the NSPDA, which reads
+// and writes its own file format (Net.Encode, Decode) and classifies with its
+// fast Runner (Net.Classifier).
+var Specs = []nn.Spec{{
+	Name:        "nspda",
+	Description: "neural state pushdown automaton: binary state neurons driving a digital stack (this paper)",
+	HigherOrder: true,
+	Algo:        "bptt", // UORO, the paper's choice, did not converge for us (docs/training.md)
+	New:         newNet,
+	Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
+		return nil, errors.New("nspda models have their own file layout")
+	},
+	Decode: func(r io.Reader) (nn.Model, int, error) {
+		m, err := Decode(r)
+		if err != nil {
+			return nil, 0, err
+		}
+		return NewNet(m), m.EvalRefine, nil
+	},
+}}
+
+// newNet builds an NSPDA of order opt.Order (default third) with opt.Hidden
+// state neurons (default 8) and as many action neurons as symbols, its
+// weights drawn from U(−Init, Init).
+func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
+	order := Order(opt.Order)
+	if order == 0 {
+		order = Third
+	}
+	j := opt.Hidden
+	if j == 0 {
+		j = 8
+	}
+	m, err := New(Shape{Order: order, L: len(alphabet), J: j, A: len(alphabet)}, alphabet)
+	if err != nil {
+		return nil, err
+	}
+	for i := range m.Params {
+		m.Params[i] = Init * (2*rng.Float64() - 1)
+	}
+	n := NewNet(m)
+	n.NoReadGrad = opt.NoReadGrad
+	return n, nil
+}
+
+// Classifier returns the fast evaluation-mode Runner of the net's current
+// weights, with refine iterations per symbol (at least 1).
+func (n *Net) Classifier(refine int) nn.Classifier {
+	run := n.Model.NewRunner()
+	run.Refine = max(1, refine)
+	return run
+}
+
+// Encode records evalRefine (at least 1) as the model's evaluation
+// refinement and writes the model file (Model.Encode).
+func (n *Net) Encode(w io.Writer, evalRefine int) error {
+	n.EvalRefine = max(1, evalRefine)
+	return n.Model.Encode(w)
+}
+
+// Weights is the model a program is written into (program.Programmable).
+func (n *Net) Weights() *Model { return n.Model }
+
+var (
+	_ nn.ClassifierMaker = (*Net)(nil)
+	_ nn.Encoder         = (*Net)(nil)
+)
