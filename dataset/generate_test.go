@@ -17,6 +17,7 @@ func TestDefaultSpec(t *testing.T) {
 		"test60":  {"test60", 500, 500, 22, 60, true},
 		"test480": {"test480", 500, 500, 61, 480, true},
 		"test960": {"test960", 500, 500, 481, 960, true},
+		"select":  {"select", 200, 200, 22, 40, false},
 	}
 	for _, name := range Splits() {
 		got, err := DefaultSpec(name)
@@ -28,7 +29,7 @@ func TestDefaultSpec(t *testing.T) {
 		}
 	}
 	_, err := DefaultSpec("test")
-	const msg = `unknown split "test" (valid: train, valid, test60, test480, test960)`
+	const msg = `unknown split "test" (valid: train, valid, test60, test480, test960, select)`
 	if err == nil || err.Error() != msg {
 		t.Errorf("DefaultSpec(test) error = %v, want %s", err, msg)
 	}
