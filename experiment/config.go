@@ -90,6 +90,10 @@ type Config struct {
 	// Plateau halves the rate and returns to the best weights after every
 	// Plateau epochs without improvement (needs Patience; 0: off).
 	Plateau int `json:"plateau,omitempty"`
+	// Restarts starts a run whose best weights are not perfect again from
+	// new weights when its patience runs out, up to Restarts times (needs
+	// Patience); the best over every start is kept.
+	Restarts int `json:"restarts,omitempty"`
 }
 
 // Defaults returns the configuration of a bare `nspda train`: the paper's
@@ -102,6 +106,29 @@ func Defaults() Config {
 		LR: 0.1005000321, Clip: 13, MaxEpochs: 500, Seed: 1, DataSeed: 1, TestSeed: 1,
 		Tests: []string{"test60", "test480", "test960"},
 	}
+}
+
+// Recipes are the named starting points of `nspda train --recipe`.
+var Recipes = []string{"default", "paper"}
+
+// Recipe returns the named settings: "paper", the paper's protocol as our
+// stored grids run it (Defaults), or "default", the combination that
+// measured best on validation data (docs/training.md, "What makes the NSPDA
+// learn"): per-step viability and next-symbol-set targets from the PDA,
+// Adam with minibatches and norm clipping, the standard curriculum, and
+// selection on longer strings with patience and restarts.
+func Recipe(name string) (Config, error) {
+	c := Defaults()
+	switch name {
+	case "paper":
+		return c, nil
+	case "default":
+		c.Loss, c.NextWeight = "viable", 1
+		c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5
+		c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 300, 10, 4
+		return c, nil
+	}
+	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
 }
 
 // Validate reports the first setting that cannot work.
@@ -174,6 +201,10 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("patience and plateau must be at least 0")
 	case c.Plateau > 0 && c.Patience == 0:
 		return fmt.Errorf("plateau needs patience (it halves the rate between selections)")
+	case c.Restarts < 0:
+		return fmt.Errorf("restarts must be at least 0")
+	case c.Restarts > 0 && c.Patience == 0:
+		return fmt.Errorf("restarts need patience (a start ends when its patience runs out)")
 	}
 	return nil
 }

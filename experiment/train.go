@@ -179,22 +179,11 @@ func prepare(cfg Config) (*setup, error) {
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
 	}
-	if cfg.InitScale > 0 {
-		for i := range s.net.Params() {
-			s.net.Params()[i] *= cfg.InitScale
-		}
-	}
 	if _, ok := s.net.(nn.Actor); cfg.ActionWeight > 0 && !ok {
 		return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
 	}
-	if hints != nil {
-		p, ok := s.net.(program.Programmable)
-		if !ok {
-			return nil, fmt.Errorf("hints apply to programmable models only, not %s", cfg.Model)
-		}
-		if err := hints.Apply(p.Weights()); err != nil {
-			return nil, err
-		}
+	if err := s.initialize(cfg, s.net.Params(), hints); err != nil {
+		return nil, err
 	}
 	var oracle *grammar.Oracle
 	if cfg.NeedsPDA() {
@@ -221,9 +210,44 @@ func prepare(cfg Config) (*setup, error) {
 		validSet = append(validSet, sel...)
 	}
 	reserve(s.net, append(trainSet, validSet...))
-	s.env.Obj = objective(cfg, lang.PDA.L(), s.net.StateSize())
+	s.env.Obj = objective(cfg, lang.PDA.L(), s.net.StateSize(), rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("heads"))))
+	s.env.Init = func(r int) error {
+		// Restart r draws from its own streams; the shapes are those of
+		// the first start (opt holds the J it drew).
+		rng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed(fmt.Sprintf("init-restart-%d", r))))
+		m, err := spec.New(lang.PDA.Alphabet, opt, rng)
+		if err != nil {
+			return err
+		}
+		copy(s.net.Params(), m.Params())
+		if err := s.initialize(cfg, s.net.Params(), hints); err != nil {
+			return err
+		}
+		for _, h := range s.env.Obj.Heads() {
+			h.Init(0.1, rng)
+		}
+		return nil
+	}
 	s.settings, err = settings(cfg, s.env.Train)
 	return s, err
+}
+
+// initialize scales freshly drawn weights by cfg.InitScale and writes the
+// hint program (if any) into the net.
+func (s *setup) initialize(cfg Config, params []float64, hints *program.Program) error {
+	if cfg.InitScale > 0 {
+		for i := range params {
+			params[i] *= cfg.InitScale
+		}
+	}
+	if hints == nil {
+		return nil
+	}
+	p, ok := s.net.(program.Programmable)
+	if !ok {
+		return fmt.Errorf("hints apply to programmable models only, not %s", cfg.Model)
+	}
+	return hints.Apply(p.Weights())
 }
 
 // addTargets sets the per-step targets the configuration's losses need:
@@ -267,11 +291,10 @@ func addTargets(exs []train.Example, cfg Config, oracle *grammar.Oracle) {
 // objective builds the loss terms beyond the paper's, with heads over a
 // state of size S for an alphabet of L symbols, initialized from the run's
 // seed; nil when there are none.
-func objective(cfg Config, L, S int) *train.Objective {
+func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
 	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 {
 		return nil
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("heads")))
 	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight}
 	if cfg.NextWeight > 0 {
 		obj.Next = train.NewHead(L+1, S, 0.1, rng)
@@ -351,7 +374,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
-		Patience: cfg.Patience, Plateau: cfg.Plateau,
+		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts,
 	}, nil
 }
 

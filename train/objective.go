@@ -40,10 +40,16 @@ type Head struct {
 // drawn from U(−scale, scale) and its biases 0.
 func NewHead(c, s int, scale float64, rng *rand.Rand) *Head {
 	h := &Head{C: c, S: s, Params: make([]float64, c*s+c), Grad: make([]float64, c*s+c), u: make([]float64, c), du: make([]float64, c)}
-	for i := range h.Params[:c*s] {
+	h.Init(scale, rng)
+	return h
+}
+
+// Init draws the head's weights from U(−scale, scale) and zeroes its biases.
+func (h *Head) Init(scale float64, rng *rand.Rand) {
+	for i := range h.Params[:h.C*h.S] {
 		h.Params[i] = scale * (2*rng.Float64() - 1)
 	}
-	return h
+	clear(h.Params[h.C*h.S:])
 }
 
 // logits sets h.u = W·s + b.

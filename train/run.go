@@ -47,6 +47,11 @@ type Settings struct {
 	// Plateau, when positive (with Patience), halves the rate and returns
 	// to the best weights after every Plateau epochs without improvement.
 	Plateau int
+	// Restarts, with Patience, is how many times a run whose best weights
+	// are not perfect starts again from new initial weights (Env.Init) when
+	// its patience runs out; the curriculum and the optimizer start afresh,
+	// and the best weights over every start are kept.
+	Restarts int
 }
 
 // Env is what is trained, on what.
@@ -65,6 +70,9 @@ type Env struct {
 	// Select is the selection set of Settings.Patience (longer strings than
 	// the training set's, drawn from the training data's seed).
 	Select []Example
+	// Init draws the initial weights of restart r ≥ 1 (Settings.Restarts)
+	// into the net and the heads.
+	Init func(r int) error
 }
 
 // Metrics is one epoch's line of metrics.jsonl. It holds no wall-clock time,
@@ -107,6 +115,8 @@ type Checkpoint struct {
 	Heads [][]float64 `json:"heads,omitempty"`
 	// Selection is the state of Settings.Patience.
 	Selection *Selection `json:"selection,omitempty"`
+	// Restart counts the restarts so far (Settings.Restarts).
+	Restart int `json:"restart,omitempty"`
 }
 
 // Selection is the state of a run that selects its weights (Settings.Patience).
@@ -157,6 +167,10 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		st.pcg[name] = rand.NewPCG(set.Seed, hash64(name))
 	}
 	vecs, grads := trained(env)
+	fresh, err := json.Marshal(set.Curriculum) // the curriculum a restart begins
+	if err != nil {
+		return Result{}, err
+	}
 	if from != nil {
 		if err := st.restore(from, params, set.Curriculum); err != nil {
 			return Result{}, err
@@ -268,6 +282,11 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
 			return Result{}, err
 		}
+		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts {
+			if err := st.restart(env, set, fresh); err != nil {
+				return Result{}, err
+			}
+		}
 		st.cp.Heads = headParams(env.Obj)
 		if err := st.save(params, set.Curriculum, rec); err != nil {
 			return Result{}, err
@@ -354,6 +373,28 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 		}
 	}
 	return 100 * acc
+}
+
+// restart begins the run's next start: new initial weights, a fresh
+// curriculum (from its JSON state fresh) and optimizer, and the rate's
+// factor and patience reset; the best weights so far stay.
+func (st *runState) restart(env Env, set Settings, fresh []byte) error {
+	st.cp.Restart++
+	if env.Init == nil {
+		return fmt.Errorf("restarts need an initializer")
+	}
+	if err := env.Init(st.cp.Restart); err != nil {
+		return err
+	}
+	if err := json.Unmarshal(fresh, set.Curriculum); err != nil {
+		return err
+	}
+	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
+	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor = 0, 1
+	if st.cp.Adam != nil {
+		st.cp.Adam.Reset()
+	}
+	return nil
 }
 
 // headParams copies the heads' parameters for a checkpoint.

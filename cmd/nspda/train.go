@@ -17,10 +17,12 @@ import (
 )
 
 func newTrain() *cobra.Command {
-	cfg := experiment.Defaults()
+	cfg, _ := experiment.Recipe("default")
+	hints := hintName(cfg.Hints)
 	var (
-		out, hints, resume string
-		quiet              bool
+		out, resume string
+		recipe      string
+		quiet       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "train [--grammar G] [--order 2|3] [--hints none|1|2] [--algo A] [--curriculum C] [--out DIR]",
@@ -39,8 +41,15 @@ config.json (other training flags are refused).`,
 					return err
 				}
 				cfg, out = c, resume
-			} else if err := checkTrainFlags(cmd, &cfg, hints); err != nil {
-				return err
+			} else {
+				c, err := applyRecipe(cmd, recipe, &hints)
+				if err != nil {
+					return err
+				}
+				cfg = c
+				if err := checkTrainFlags(cmd, &cfg, hints); err != nil {
+					return err
+				}
 			}
 			if out == "" {
 				out = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", cfg.Model, cfg.Grammar, cfg.Key()))
@@ -68,15 +77,26 @@ config.json (other training flags are refused).`,
 		},
 	}
 	f := cmd.Flags()
+	bindConfigFlags(f, &cfg, &hints)
+	f.StringVar(&recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md) or paper (the paper's protocol); other flags override them")
+	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
+	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
+	f.BoolVar(&quiet, "quiet", false, "no per-epoch output")
+	return cmd
+}
+
+// bindConfigFlags binds the training flags that set a configuration to
+// cfg's fields, with cfg's values as defaults (hints: the --hints text).
+func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.StringVar(&cfg.Grammar, "grammar", cfg.Grammar, "grammar: a built-in name or a PDA .yaml file")
 	f.StringVar(&cfg.Model, "model", cfg.Model, "model to train (see 'nspda models')")
 	f.IntVar(&cfg.Order, "order", cfg.Order, "tensor order of nspda, 2 (M1) or 3 (M2), and of the nnpda controller")
-	f.IntVar(&cfg.Hidden, "hidden", 0, "state or hidden units (default: the paper's rule for nspda, the model's default otherwise)")
-	f.IntVar(&cfg.Stacks, "stacks", 0, "stacks (stack-rnn) or lists (list-rnn)")
-	f.BoolVar(&cfg.Rounding, "rounding", false, "stack-rnn, list-rnn: hard actions at evaluation")
-	f.StringVar(&hints, "hints", "2", "nspda hints: none, 1 or 2")
+	f.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, "state or hidden units (default: the paper's rule for nspda, the model's default otherwise)")
+	f.IntVar(&cfg.Stacks, "stacks", cfg.Stacks, "stacks (stack-rnn) or lists (list-rnn)")
+	f.BoolVar(&cfg.Rounding, "rounding", cfg.Rounding, "stack-rnn, list-rnn: hard actions at evaluation")
+	f.StringVar(hints, "hints", hintName(cfg.Hints), "nspda hints: none, 1 or 2")
 	f.Float64Var(&cfg.HintH, "hint-strength", cfg.HintH, "strength H of the programmed hint weights")
-	f.BoolVar(&cfg.DeadHint, "dead-hint", false, "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)")
+	f.BoolVar(&cfg.DeadHint, "dead-hint", cfg.DeadHint, "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)")
 	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: "+train.EstimatorList()+" (default: the model's)")
 	f.IntVar(&cfg.Window, "window", cfg.Window, "tbptt window, in symbols")
 	f.StringVar(&cfg.Curriculum, "curriculum", cfg.Curriculum, "curriculum: standard, il or 2il")
@@ -84,12 +104,12 @@ config.json (other training flags are refused).`,
 	f.Float64Var(&cfg.StageNoise, "stage-noise", cfg.StageNoise, "2il: weight noise of the second stage, percent of matrices (the regularizer's, if --noise is higher)")
 	f.Float64Var(&cfg.NoiseScale, "noise-scale", cfg.NoiseScale, "scale β of the noise regularizer")
 	f.IntVar(&cfg.Refine, "refine", cfg.Refine, "iterative refinement K")
-	f.IntVar(&cfg.EvalRefine, "eval-refine", 0, "iterations per symbol when classifying (default: K)")
+	f.IntVar(&cfg.EvalRefine, "eval-refine", cfg.EvalRefine, "iterations per symbol when classifying (default: K)")
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
 	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
-	f.BoolVar(&cfg.NoReadGrad, "no-read-grad", false, "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)")
-	f.BoolVar(&cfg.Stage2Annealed, "stage2-annealed", false, "2il: the second stage's fixed rate is the one stage 1's annealing reached, not --lr")
-	f.BoolVar(&cfg.KeepBest, "keep-best", false, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
+	f.BoolVar(&cfg.NoReadGrad, "no-read-grad", cfg.NoReadGrad, "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)")
+	f.BoolVar(&cfg.Stage2Annealed, "stage2-annealed", cfg.Stage2Annealed, "2il: the second stage's fixed rate is the one stage 1's annealing reached, not --lr")
+	f.BoolVar(&cfg.KeepBest, "keep-best", cfg.KeepBest, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
 	f.Uint64Var(&cfg.DataSeed, "data-seed", cfg.DataSeed, "seed of the training and validation data")
 	f.StringVar(&cfg.Loss, "loss", cfg.Loss, "output loss: label (the paper's, every step), final (the end marker only) or viable (each prefix: can it still become a member? from the PDA)")
@@ -102,10 +122,36 @@ config.json (other training flags are refused).`,
 	f.Float64Var(&cfg.InitScale, "init-scale", cfg.InitScale, "factor on the model's initial weights (0: 1)")
 	f.IntVar(&cfg.Patience, "patience", cfg.Patience, "train past convergence, keep the weights best on training + lengths 22-40, stop after this many epochs without improvement (0: stop at convergence)")
 	f.IntVar(&cfg.Plateau, "plateau", cfg.Plateau, "with --patience: halve the rate and return to the best weights after this many epochs without improvement (0: off)")
-	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
-	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
-	f.BoolVar(&quiet, "quiet", false, "no per-epoch output")
-	return cmd
+	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
+}
+
+// hintName is the --hints text of a hint level.
+func hintName(level int) string {
+	if level == 0 {
+		return "none"
+	}
+	return fmt.Sprint(level)
+}
+
+// applyRecipe returns the named recipe with every configuration flag the
+// user gave applied on top (the flags were parsed into a config that began
+// from the default recipe).
+func applyRecipe(cmd *cobra.Command, name string, hints *string) (experiment.Config, error) {
+	base, err := experiment.Recipe(name)
+	if err != nil {
+		return base, usageError{err}
+	}
+	fs := pflag.NewFlagSet("recipe", pflag.ContinueOnError)
+	h := hintName(base.Hints)
+	bindConfigFlags(fs, &base, &h)
+	var ferr error
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if fs.Lookup(f.Name) != nil && ferr == nil {
+			ferr = fs.Set(f.Name, f.Value.String())
+		}
+	})
+	*hints = h
+	return base, ferr
 }
 
 // displayFlags are the flags of train that change only what it prints; any
