@@ -17,7 +17,11 @@
 // are stored Ws[j][i][m].
 package nspda
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nspda/nspda/internal/limits"
+)
 
 // Order is the order of a network's weight tensors.
 type Order int
@@ -71,10 +75,11 @@ func (s Shape) sizes() [6]int {
 
 // Limits on a shape, so that a corrupt or hostile model file is refused
 // before anything is allocated: each of L, J and A is at most MaxUnits, and
-// NumParams at most MaxParams (512 MiB of float64).
+// NumParams at most MaxParams (512 MiB of float64); package internal/limits
+// holds the bounds.
 const (
-	MaxUnits  = 1 << 12
-	MaxParams = 1 << 26
+	MaxUnits  = limits.Units
+	MaxParams = limits.Params
 )
 
 // Validate reports a shape that cannot be built: a bad order, a size below 1
