@@ -97,9 +97,9 @@ func (s Shape) Validate() error {
 	case s.L > MaxUnits:
 		return fmt.Errorf("alphabet has %d symbols, more than the limit of %d", s.L, MaxUnits)
 	case s.J > MaxUnits:
-		return fmt.Errorf("J = %d state neurons, more than the limit of %d", s.J, MaxUnits)
+		return fmt.Errorf("state neurons J = %d, more than the limit of %d", s.J, MaxUnits)
 	case s.A > MaxUnits:
-		return fmt.Errorf("A = %d action neurons, more than the limit of %d", s.A, MaxUnits)
+		return fmt.Errorf("action neurons A = %d, more than the limit of %d", s.A, MaxUnits)
 	}
 	// With every size at most MaxUnits = 2^12 the largest product, J·J·R·X,
 	// is below 2^50: no overflow in float64 (exact to 2^53) or a 64-bit int.
