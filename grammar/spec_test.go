@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -249,6 +250,7 @@ func FuzzParse(f *testing.F) {
 		"", "---\n", "a: *x\n", "&a [*a]\n", anbnSpec + "  - [q1, b, any, q2, pop]\n",
 		edit("[q2]", "[q9]"), edit("[a, b]", "[a, é]"), anbnSpec[:40],
 		"alphabet: [a]\nstart: s\naccept: [s]\ntransitions: [[s, a, any, s, pop]]\n",
+		chainSpec(3000), "alphabet: [a]\nstart: s\naccept: [s]\ntransitions: [[s, \xff, any, s, pop]]\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -303,4 +305,14 @@ func TestLoadHugeSpecRefusedUnread(t *testing.T) {
 	if _, err := Parse("rows.yaml", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "transitions = 65537 is more than the limit") {
 		t.Errorf("Parse with too many rows: %v", err)
 	}
+}
+
+// chainSpec is the spec of the hardening issue: a chain of n states.
+func chainSpec(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "alphabet: [a, b]\nstart: q0\naccept: [q%d]\ntransitions:\n", n)
+	for i := range n {
+		fmt.Fprintf(&b, "  - [q%d, a, any, q%d, push]\n", i, i+1)
+	}
+	return b.String()
 }
