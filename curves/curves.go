@@ -5,8 +5,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
+
+	"github.com/nspda/nspda/internal/atomicfile"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -43,8 +47,13 @@ func Read(dir string) ([]Point, error) {
 
 // Plot draws training accuracy against epoch, one line per run directory,
 // labelled by the directory's base name, into out (.png or .svg), with
-// caption as the figure's title.
+// caption as the figure's title. out is written atomically: on any error,
+// an unsupported format or a full disk, it is left as it was.
 func Plot(out, caption string, dirs []string) error {
+	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), "."))
+	if format != "png" && format != "svg" {
+		return fmt.Errorf("%s: unsupported format %q: give a .png or .svg file", out, filepath.Ext(out))
+	}
 	p := plot.New()
 	p.Title.Text = caption
 	p.X.Label.Text = "epoch"
@@ -71,5 +80,12 @@ func Plot(out, caption string, dirs []string) error {
 	}
 	p.Legend.Top = false
 	p.Legend.Left = false
-	return p.Save(7*vg.Inch, 4*vg.Inch, out)
+	wt, err := p.WriterTo(7*vg.Inch, 4*vg.Inch, format)
+	if err != nil {
+		return err
+	}
+	return atomicfile.Write(out, func(w io.Writer) error {
+		_, err := wt.WriteTo(w)
+		return err
+	})
 }

@@ -28,3 +28,31 @@ func TestPlot(t *testing.T) {
 		t.Fatalf("bad metrics: %v", err)
 	}
 }
+
+// TestPlotAtomic: an unsupported format writes nothing (it used to leave an
+// empty file), and a failed plot leaves an existing figure as it was and no
+// temporary file.
+func TestPlotAtomic(t *testing.T) {
+	dir := t.TempDir()
+	run := filepath.Join(dir, "run1")
+	os.Mkdir(run, 0o755)
+	os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte("{\"epoch\":1,\"train_acc\":50}\n"), 0o644)
+	txt := filepath.Join(dir, "c.txt")
+	if err := Plot(txt, "", []string{run}); err == nil || !strings.Contains(err.Error(), "unsupported format") {
+		t.Errorf("c.txt: %v", err)
+	}
+	if _, err := os.Stat(txt); err == nil {
+		t.Errorf("an unsupported format left %s", txt)
+	}
+	png := filepath.Join(dir, "c.png")
+	os.WriteFile(png, []byte("old"), 0o644)
+	if err := Plot(png, "", []string{run, filepath.Join(dir, "missing")}); err == nil {
+		t.Fatal("a missing run directory plotted")
+	}
+	if b, _ := os.ReadFile(png); string(b) != "old" {
+		t.Errorf("a failed plot changed the existing figure")
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, ".*")); len(m) > 0 {
+		t.Errorf("temporary files left: %v", m)
+	}
+}

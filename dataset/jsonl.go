@@ -11,6 +11,9 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"unicode/utf8"
+
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // WriteJSONL writes one JSON object per line, {"string":"aabb","label":1},
@@ -38,11 +41,14 @@ func WriteFile(path string, ex []Example) error {
 // "NAME:LINE: what is wrong", for a line that is not a JSON object, lacks
 // "string" or "label", has another field, or has a label other than 0 or 1.
 // Empty lines are errors too.
+//
+// A line may hold at most maxLine bytes (a string of limits.StringLen
+// symbols, each escaped), and a file at most limits.Strings examples.
 func ReadJSONL(r io.Reader, name string) ([]Example, error) {
 	br := bufio.NewReader(r)
 	var ex []Example
 	for line := 1; ; line++ {
-		b, err := br.ReadBytes('\n')
+		b, err := readLine(br, maxLine)
 		if len(b) == 0 && err == io.EOF {
 			return ex, nil
 		}
@@ -53,8 +59,44 @@ func ReadJSONL(r io.Reader, name string) ([]Example, error) {
 		if perr != nil {
 			return nil, fmt.Errorf("%s:%d: %v", name, line, perr)
 		}
+		if len(ex) == limits.Strings {
+			return nil, fmt.Errorf("%s:%d: more than the limit of %d examples", name, line, limits.Strings)
+		}
 		ex = append(ex, e)
 	}
+}
+
+// maxLine bounds a JSONL line: a string of limits.StringLen symbols, each
+// written as a 12-byte escaped surrogate pair, and the rest of the object.
+const maxLine = 12*limits.StringLen + 1024
+
+// readLine reads up to and including the next newline, refusing a line of
+// more than max bytes before reading the rest of it.
+func readLine(br *bufio.Reader, max int) ([]byte, error) {
+	var b []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(b)+len(chunk) > max {
+			return nil, fmt.Errorf("line longer than the limit of %d bytes", max)
+		}
+		b = append(b, chunk...)
+		if err != bufio.ErrBufferFull {
+			return b, err
+		}
+	}
+}
+
+// invalidUTF8 returns the offset of the first byte of b that is not valid
+// UTF-8.
+func invalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, n := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return i
+		}
+		i += n
+	}
+	return len(b)
 }
 
 // parseLine decodes one line of a JSONL file.
@@ -62,6 +104,9 @@ func parseLine(b []byte) (Example, error) {
 	b = bytes.TrimSpace(b)
 	if len(b) == 0 {
 		return Example{}, errors.New("empty line")
+	}
+	if !utf8.Valid(b) {
+		return Example{}, fmt.Errorf("invalid UTF-8 at byte %d of the line", invalidUTF8(b)+1)
 	}
 	if b[0] != '{' {
 		return Example{}, errors.New("not a JSON object")
@@ -76,6 +121,9 @@ func parseLine(b []byte) (Example, error) {
 	var e Example
 	if err := json.Unmarshal(fields["string"], &e.String); err != nil || bytes.Equal(fields["string"], []byte("null")) {
 		return Example{}, fmt.Errorf("string must be a JSON string, not %s", fields["string"])
+	}
+	if err := limits.Check("string length", utf8.RuneCountInString(e.String), limits.StringLen); err != nil {
+		return Example{}, err
 	}
 	switch l := string(fields["label"]); l {
 	case "0", "1":
@@ -112,5 +160,8 @@ func ReadFile(path string) ([]Example, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > limits.DataBytes {
+		return nil, fmt.Errorf("%s: data file of %d bytes is more than the limit of %d bytes", path, fi.Size(), int64(limits.DataBytes))
+	}
 	return ReadJSONL(f, path)
 }

@@ -140,3 +140,17 @@ func TestReadFileErrorsNamePath(t *testing.T) {
 		t.Error("ReadFile of a missing file succeeded")
 	}
 }
+
+// TestReadJSONLInvalidUTF8: invalid UTF-8 is reported by its byte offset
+// (it used to become '�' and be reported as a symbol outside the alphabet),
+// and an overlong line is refused.
+func TestReadJSONLInvalidUTF8(t *testing.T) {
+	_, err := ReadJSONL(strings.NewReader("{\"string\":\"ab\xffb\",\"label\":1}\n"), "d.jsonl")
+	if err == nil || err.Error() != "d.jsonl:1: invalid UTF-8 at byte 14 of the line" {
+		t.Errorf("invalid UTF-8: %v", err)
+	}
+	long := `{"string":"` + strings.Repeat("a", maxLine) + `","label":1}`
+	if _, err := ReadJSONL(strings.NewReader(long), "d.jsonl"); err == nil || !strings.Contains(err.Error(), "limit") {
+		t.Errorf("overlong line: %v", err)
+	}
+}

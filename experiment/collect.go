@@ -16,6 +16,7 @@ type CollectReport struct {
 	Replaced  int        // replaced an unfinished run of the same key
 	Identical int        // already in the store with the same summary
 	Conflicts []Conflict // in the store with a different summary: left alone
+	Failed    []error    // runs that could not be read or copied (a corrupt summary.json): left alone
 }
 
 // Conflict is a finished run whose summary differs from the store's run of
@@ -37,6 +38,9 @@ func (c Conflict) String() string {
 // one whose summary equals s's except for wall time is skipped; one whose
 // summary differs is a Conflict and is not copied. Other runs are still
 // merged when there are conflicts; the caller decides whether they fail.
+// A run that cannot be read or copied (a truncated summary.json, in a from
+// directory or in s) is recorded in Failed and the others are still merged;
+// the error is only for a store or a from directory that cannot be used.
 func (s Store) Collect(from ...string) (CollectReport, error) {
 	var rep CollectReport
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
@@ -49,7 +53,7 @@ func (s Store) Collect(from ...string) (CollectReport, error) {
 		}
 		for _, dir := range dirs {
 			if err := s.collectRun(dir, &rep); err != nil {
-				return rep, err
+				rep.Failed = append(rep.Failed, err)
 			}
 		}
 	}

@@ -137,6 +137,9 @@ func (c Config) Validate() error {
 	if err != nil {
 		return err
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	switch {
 	case c.Model == "nspda" && c.Order != 2 && c.Order != 3:
 		return fmt.Errorf("order must be 2 or 3, not %d", c.Order)
@@ -252,8 +255,14 @@ func (c Config) Algorithm() string {
 }
 
 // Key is a hash of the configuration: the name of its result in a store.
+// A configuration JSON cannot encode (a NaN; Validate refuses it) is hashed
+// from its Go rendering, so that distinct invalid configurations still have
+// distinct keys, none of them a valid one's.
 func (c Config) Key() string {
-	b, _ := json.Marshal(c)
+	b, err := json.Marshal(c)
+	if err != nil {
+		b = fmt.Appendf(nil, "invalid %#v", c)
+	}
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
 }

@@ -6,7 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
-	"os"
+	"github.com/nspda/nspda/internal/jsonerr"
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // PlanEntry is one line of a plan file: a run to do, by index.
@@ -60,7 +61,7 @@ func (p Plan) WriteFile(path string) error {
 // every key is its configuration's (a plan written by another version of
 // nspda, whose Config differs, is refused rather than run under wrong keys).
 func ReadPlan(path string) (Plan, error) {
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "plan", limits.RunFileBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func ReadPlan(path string) (Plan, error) {
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+			return nil, fmt.Errorf("%s:%d: %s", path, line, jsonerr.Text(err))
 		}
 		if e.Index != len(p) {
 			return nil, fmt.Errorf("%s:%d: index %d, want %d", path, line, e.Index, len(p))

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/nspda/nspda/internal/jsonerr"
 )
 
 // Store is a results directory holding one run directory per configuration,
@@ -71,7 +73,7 @@ func (s Store) Summary(key string) (*Summary, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%v (a damaged result: remove %s and run again to retrain it)", err, s.RunDir(key))
 	}
 	if sum.Key != key {
 		return nil, fmt.Errorf("store %s: directory %s holds the summary of run %s", s.Dir, key, sum.Key)
@@ -89,7 +91,7 @@ func ReadSummary(dir string) (*Summary, error) {
 	}
 	var sum Summary
 	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %s", path, jsonerr.Text(err))
 	}
 	if k := sum.Config.Key(); sum.Key != k {
 		return nil, fmt.Errorf("%s: key %s is not its configuration's (%s)", path, sum.Key, k)

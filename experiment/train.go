@@ -18,6 +18,8 @@ import (
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/jsonerr"
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
@@ -56,7 +58,12 @@ const (
 )
 
 // Train runs cfg into dir (created if needed) and returns its summary. With
-// resume, it continues from dir's checkpoint and config, ignoring cfg.
+// resume, it continues from dir's checkpoint and config, ignoring cfg, on
+// the language of the copy of its spec file the run keeps (GrammarFile); a
+// finished run is not trained again, its summary is returned. Without
+// resume, what an earlier run left in dir is removed first. At every moment
+// dir holds either a run that can be resumed or a finished one (summary.json
+// last), never a mix, and after Train returns no temporary files.
 func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Progress) (*Summary, error) {
 	start := time.Now()
 	if resume {
@@ -68,19 +75,28 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	setup, err := prepare(cfg)
+	if resume && exists(filepath.Join(dir, SummaryFile)) {
+		removeTemps(dir)
+		return finished(dir)
+	}
+	lang, pin, err := runLanguage(cfg, dir, resume)
+	if err != nil {
+		return nil, err
+	}
+	setup, err := prepareWith(cfg, lang)
 	if err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	removeTemps(dir)
 	var from *train.Checkpoint
 	if resume {
 		if from, err = readCheckpoint(dir); err != nil {
 			return nil, err
 		}
-	} else if err := writeJSON(filepath.Join(dir, ConfigFile), cfg); err != nil {
+	} else if err := startFresh(dir, cfg, pin); err != nil {
 		return nil, err
 	}
 	rec, err := newDirRecorder(dir, from, progress)
@@ -143,6 +159,12 @@ func prepare(cfg Config) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	return prepareWith(cfg, lang)
+}
+
+// prepareWith is prepare on the language lang (cfg's grammar, as loaded or
+// pinned).
+func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 	spec, err := model.Lookup(cfg.Model)
 	if err != nil {
 		return nil, err
@@ -489,21 +511,21 @@ func writeJSON(path string, v any) error {
 
 func readConfig(dir string) (Config, error) {
 	var c Config
-	b, err := os.ReadFile(filepath.Join(dir, ConfigFile))
+	b, err := limits.ReadFile(filepath.Join(dir, ConfigFile), "config file", limits.RunFileBytes)
 	if err != nil {
 		return c, fmt.Errorf("cannot resume: %v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&c); err != nil {
-		return c, fmt.Errorf("cannot resume: %s: %v", filepath.Join(dir, ConfigFile), err)
+		return c, fmt.Errorf("cannot resume: %s: %s", filepath.Join(dir, ConfigFile), jsonerr.Text(err))
 	}
 	return c, nil
 }
 
 func readCheckpoint(dir string) (*train.Checkpoint, error) {
 	path := filepath.Join(dir, CheckpointFile)
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "checkpoint", limits.RunFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil // killed before the first epoch ended: start over
 	}
@@ -512,7 +534,7 @@ func readCheckpoint(dir string) (*train.Checkpoint, error) {
 	}
 	var c train.Checkpoint
 	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, fmt.Errorf("cannot resume: %s: %v", path, err)
+		return nil, checkpointError(path, err)
 	}
 	return &c, nil
 }

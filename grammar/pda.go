@@ -10,6 +10,8 @@ package grammar
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // Op is a stack operation.
@@ -147,6 +149,12 @@ func New(p PDA) (*PDA, error) {
 	if L > maxTable || q.M() > maxTable || q.M()*L*(L+1) > maxTable {
 		return nil, fmt.Errorf("the PDA is too large: %d states and %d symbols need %d·%d·%d transition-table entries, at most %d",
 			q.M(), L, q.M(), L, L+1, maxTable)
+	}
+	if err := limits.Check("states", q.M(), limits.States); err != nil {
+		return nil, fmt.Errorf("the PDA is too large: %v", err)
+	}
+	if err := limits.Check("alphabet size", L, limits.Alphabet); err != nil {
+		return nil, fmt.Errorf("the PDA is too large: %v", err)
 	}
 	q.delta = make([]int32, q.M()*L*(L+1))
 	for i, t := range q.Transitions {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // SpecError is an error in a PDA description: a spec file read by Parse, or
@@ -66,6 +68,9 @@ const rowFields = "[from, input, top, to, op]"
 // Every error is a *SpecError whose text is one line, FILE:LINE: what is
 // wrong. Parse does not panic, whatever the input.
 func Parse(filename string, data []byte) (*PDA, error) {
+	if len(data) > limits.SpecBytes {
+		return nil, inFile(filename, fmt.Errorf("spec of %d bytes is more than the limit of %d bytes", len(data), limits.SpecBytes))
+	}
 	root, err := decodeYAML(data)
 	if err != nil {
 		return nil, inFile(filename, err)
@@ -88,21 +93,37 @@ func Load(nameOrPath string) (*Language, error) {
 	if l, ok := Builtin(nameOrPath); ok {
 		return l, nil
 	}
-	data, err := os.ReadFile(nameOrPath)
+	data, err := ReadSpec(nameOrPath)
+	if err != nil {
+		return nil, err
+	}
+	return FromSpec(nameOrPath, data)
+}
+
+// ReadSpec reads the PDA spec file at path, refusing one larger than
+// limits.SpecBytes before reading it.
+func ReadSpec(path string) ([]byte, error) {
+	data, err := limits.ReadFile(path, "PDA spec file", limits.SpecBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("unknown grammar %q (built-in: %s; or a path to a .yaml PDA file)",
-			nameOrPath, strings.Join(Names(), ", "))
+			path, strings.Join(Names(), ", "))
 	}
 	if err != nil {
-		return nil, fmt.Errorf("cannot read grammar %q: %w", nameOrPath, err)
+		return nil, fmt.Errorf("cannot read grammar %q: %w", path, err)
 	}
-	p, err := Parse(nameOrPath, data)
+	return data, nil
+}
+
+// FromSpec returns the language of the PDA spec data, read from path (which
+// names it in errors and gives its default name).
+func FromSpec(path string, data []byte) (*Language, error) {
+	p, err := Parse(path, data)
 	if err != nil {
 		return nil, err
 	}
 	return &Language{
 		Name:        p.Name,
-		Description: fmt.Sprintf("the PDA in %s (%d states, alphabet %s)", nameOrPath, p.M(), p.AlphabetString()),
+		Description: fmt.Sprintf("the PDA in %s (%d states, alphabet %s)", path, p.M(), p.AlphabetString()),
 		PDA:         p,
 		Recognize:   p.Accepts,
 		Sample:      NewSampler(p),
@@ -268,6 +289,9 @@ func (s *spec) readField(k, v *yaml.Node) error {
 		s.name = cmpOr(f.text, s.name)
 	case "alphabet":
 		s.alphabet, err = scalars(v, "alphabet", "a list of symbols such as [a, b]")
+		if err == nil {
+			err = limits.Check("alphabet size", len(s.alphabet), limits.Alphabet)
+		}
 	case "start":
 		s.start, err = scalar(v, "start")
 	case "accept":
@@ -330,6 +354,9 @@ func rows(n *yaml.Node) ([]row, error) {
 	n = deref(n)
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
 		return nil, lineErrorf(n.Line, "transitions must be a non-empty list of %s, got %s", rowFields, kindName(n))
+	}
+	if err := limits.Check("transitions", len(n.Content), limits.Transitions); err != nil {
+		return nil, lineErrorf(n.Line, "%v", err)
 	}
 	out := make([]row, 0, len(n.Content))
 	for _, c := range n.Content {

@@ -2,12 +2,16 @@ package grammar
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // anbnSpec is a valid spec; the error cases below are edits of it.
@@ -246,6 +250,7 @@ func FuzzParse(f *testing.F) {
 		"", "---\n", "a: *x\n", "&a [*a]\n", anbnSpec + "  - [q1, b, any, q2, pop]\n",
 		edit("[q2]", "[q9]"), edit("[a, b]", "[a, é]"), anbnSpec[:40],
 		"alphabet: [a]\nstart: s\naccept: [s]\ntransitions: [[s, a, any, s, pop]]\n",
+		chainSpec(3000), "alphabet: [a]\nstart: s\naccept: [s]\ntransitions: [[s, \xff, any, s, pop]]\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -265,4 +270,49 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestLoadHugeSpecRefusedUnread: a spec file above limits.SpecBytes is
+// refused before it is read or parsed (a 50 MB file used to take 2.4 GB and
+// 17 s), and one with more rows than limits.Transitions before they are
+// converted.
+func TestLoadHugeSpecRefusedUnread(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.yaml")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(50 << 20); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	before := ms.TotalAlloc
+	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "more than the limit") {
+		t.Errorf("Load of a 50 MB spec: %v, want the size limit", err)
+	}
+	runtime.ReadMemStats(&ms)
+	if ms.TotalAlloc-before > 1<<20 {
+		t.Errorf("Load allocated %d bytes to refuse a 50 MB spec", ms.TotalAlloc-before)
+	}
+	var b strings.Builder
+	b.WriteString("alphabet: [a]\nstart: q0\naccept: [q0]\ntransitions:\n")
+	for range limits.Transitions + 1 {
+		b.WriteString("- [q0, a, any, q0, push]\n")
+	}
+	if _, err := Parse("rows.yaml", []byte(b.String())); err == nil || !strings.Contains(err.Error(), "transitions = 65537 is more than the limit") {
+		t.Errorf("Parse with too many rows: %v", err)
+	}
+}
+
+// chainSpec is the spec of the hardening issue: a chain of n states.
+func chainSpec(n int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "alphabet: [a, b]\nstart: q0\naccept: [q%d]\ntransitions:\n", n)
+	for i := range n {
+		fmt.Fprintf(&b, "  - [q%d, a, any, q%d, push]\n", i, i+1)
+	}
+	return b.String()
 }

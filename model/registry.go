@@ -10,9 +10,10 @@ import (
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
-	"os"
 	"strings"
 
+	"github.com/nspda/nspda/internal/jsonerr"
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model/nnpda"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/model/rnn"
@@ -104,7 +105,7 @@ func Save(path string, m nn.Model, evalRefine int) error {
 // Decode reads its own format, the others are read from the envelope through
 // their Load.
 func Load(path string) (nn.Model, int, error) {
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, "model file", limits.ModelBytes)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -137,7 +138,7 @@ func Load(path string) (nn.Model, int, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %v", path, err)
 	}
-	if err := checkSizes(env.Config, len(env.Params)); err != nil {
+	if err := checkSizes(env.Config, len(env.Params), env.Refine); err != nil {
 		return nil, 0, fmt.Errorf("%s: bad model file: %v", path, err)
 	}
 	m, err := spec.Load([]rune(env.Alphabet), env.Config, env.Params)
@@ -158,7 +159,7 @@ func decodeJSON(data []byte, v any, strict bool) error {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nspda.ErrTruncated
 		}
-		return fmt.Errorf("not a valid model file: %v", err)
+		return fmt.Errorf("not a valid model file: %s", jsonerr.Text(err))
 	}
 	return nil
 }
@@ -166,26 +167,25 @@ func decodeJSON(data []byte, v any, strict bool) error {
 // checkSizes refuses a config whose sizes the parameters in the file cannot
 // fill, before a model of those sizes is allocated. Every registered model
 // has at least one parameter per hidden unit per memory (its readout or its
-// read weights), so hidden × max(stacks, 1) ≤ nparams; and each size is at
-// most nspda.MaxUnits, as an NSPDA's are, which bounds the quadratic terms.
-// Other settings are left to the model's Load.
-func checkSizes(config json.RawMessage, nparams int) error {
+// read weights), so hidden × max(stacks, 1) ≤ nparams; and the sizes and the
+// refinement are within the bounds training is held to (limits.Sizes, as in
+// experiment.Config.Validate), which bounds the quadratic terms. Other
+// settings are left to the model's Load.
+func checkSizes(config json.RawMessage, nparams, refine int) error {
 	var sz struct {
 		Hidden int `json:"hidden"`
 		Stacks int `json:"stacks"`
 	}
 	if err := json.Unmarshal(config, &sz); err != nil {
-		return fmt.Errorf("bad config %s: %v", config, err)
+		return fmt.Errorf("bad config: %s", jsonerr.Text(err))
 	}
-	for _, f := range []struct {
-		name string
-		n    int
-	}{{"hidden", sz.Hidden}, {"stacks", sz.Stacks}} {
-		if f.n > nspda.MaxUnits {
-			return fmt.Errorf("config %s = %d is more than the limit of %d", f.name, f.n, nspda.MaxUnits)
-		}
+	if err := limits.Sizes(sz.Hidden, sz.Stacks); err != nil {
+		return fmt.Errorf("config %v", err)
 	}
-	// Both are at most 2^12, so the product cannot overflow; sizes below 1
+	if err := limits.Check("eval_refine", refine, limits.Refine); err != nil {
+		return err
+	}
+	// Both are bounded by 2^12, so the product cannot overflow; sizes of 0
 	// are the model's Load to refuse.
 	if need := sz.Hidden * max(sz.Stacks, 1); need > nparams {
 		return fmt.Errorf("config hidden = %d, stacks = %d needs at least %d parameters, the file has %d", sz.Hidden, sz.Stacks, need, nparams)

@@ -145,6 +145,11 @@ func Compile(p *grammar.PDA, opt Options) (*Program, error) {
 	}
 	prog := c.prog
 	prog.Shape = nspda.Shape{Order: opt.Order, L: p.L(), J: len(prog.Neurons), A: c.actions}
+	// The network must be buildable (Model relies on it): a PDA of thousands
+	// of states needs more parameters than an NSPDA may have.
+	if err := prog.Shape.Validate(); err != nil {
+		return nil, fmt.Errorf("%s cannot be programmed: %v", p.Name, err)
+	}
 	return prog, nil
 }
 

@@ -3,6 +3,7 @@ package program
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/grammar"
@@ -229,19 +230,25 @@ func TestHAOutsideIntervalFails(t *testing.T) {
 	}
 }
 
-func anbn(t testing.TB) *grammar.PDA {
-	p, err := grammar.New(grammar.PDA{
-		Name: "anbn", Alphabet: []rune("ab"), States: []string{"q0", "q1", "q2"},
-		Accept: []bool{false, false, true}, EmptyStack: true,
-		Transitions: []grammar.Transition{
-			{From: 0, Input: 0, Top: grammar.TopEmpty, To: 1, Op: grammar.Push},
-			{From: 1, Input: 0, Top: 0, To: 1, Op: grammar.Push},
-			{From: 1, Input: 1, Top: 0, To: 2, Op: grammar.Pop},
-			{From: 2, Input: 1, Top: 0, To: 2, Op: grammar.Pop},
-		},
-	})
+// A chain of 3000 states is a valid PDA whose network would need more
+// parameters than an NSPDA may have: Compile refuses it (Model used to
+// panic on it).
+func TestCompileTooLarge(t *testing.T) {
+	const n = 3000
+	pda := grammar.PDA{Name: "chain", Alphabet: []rune("ab"), States: make([]string, n+1), Accept: make([]bool, n+1)}
+	for i := range pda.States {
+		pda.States[i] = fmt.Sprintf("q%d", i)
+	}
+	pda.Accept[n] = true
+	for i := range n {
+		pda.Transitions = append(pda.Transitions, grammar.Transition{From: i, Input: 0, Top: grammar.TopAny, To: i + 1, Op: grammar.Push})
+	}
+	p, err := grammar.New(pda)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	_, err = Compile(p, Options{Order: nspda.Third})
+	if err == nil || !strings.Contains(err.Error(), "more than the limit") {
+		t.Errorf("Compile = %v, want a size error", err)
+	}
 }

@@ -1,27 +1,40 @@
 package main
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
+	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model/nspda"
 )
 
 func newClassify() *cobra.Command {
 	var (
-		mpath string
-		trace bool
+		mpath, file string
+		trace       bool
 	)
 	cmd := &cobra.Command{
-		Use:   "classify --model M [--trace] STRING...",
+		Use:   "classify --model M [--trace] STRING... | --file F",
 		Short: "Accept or reject strings with a model",
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("give at least one string to classify")
+		Long: `classify prints accept or reject, the output y and the string, for each
+STRING or, with --file, each line of F ("-": standard input), read and
+classified one at a time. A string has at most ` + fmt.Sprint(limits.StringLen) + ` symbols. --trace
+(NSPDA models) shows every step; its stack column shows the top ` + fmt.Sprint(traceTop) + ` symbols.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case len(args) == 0 && !cmd.Flags().Changed("file"):
+				return usagef("give at least one string to classify, or --file")
+			case len(args) > 0 && cmd.Flags().Changed("file"):
+				return usagef("give strings as arguments or with --file, not both")
 			}
 			return nil
 		},
@@ -34,39 +47,101 @@ func newClassify() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			run := m.classifier()
 			net, isNSPDA := m.Model.(*nspda.Net)
 			if trace && !isNSPDA {
 				return usagef("--trace shows the NSPDA's states and stack; %s models have neither", m.Kind())
 			}
-			// Encode every string before printing anything, so that a bad
+			c := classifier{w: cmd.OutOrStdout(), alpha: alpha, run: m.classifier(), trace: trace}
+			if isNSPDA {
+				c.net = net.Model
+			}
+			if file != "" {
+				return c.file(cmd.InOrStdin(), file)
+			}
+			// Encode every argument before printing anything, so that a bad
 			// string gives an error and no partial output.
 			encoded := make([][]int, len(args))
 			for i, s := range args {
-				if encoded[i], err = alpha.Encode(s); err != nil {
-					return fmt.Errorf("string %q (argument %d): %v", s, i+1, err)
+				if encoded[i], err = c.encode(s); err != nil {
+					return fmt.Errorf("string %s (argument %d): %v", quoteShort(s), i+1, err)
 				}
 			}
-			w := cmd.OutOrStdout()
 			for i, s := range args {
-				syms := encoded[i]
-				if trace {
-					traceString(w, net.Model, net.Model.NewRunner(), alpha, syms)
-				}
-				ok, y := run.Classify(syms)
-				verdict := "reject"
-				if ok {
-					verdict = "accept"
-				}
-				fmt.Fprintf(w, "%s  y=%.4f  %q\n", verdict, y, s)
+				c.classify(s, encoded[i])
 			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVar(&mpath, "model", "", "model file")
+	cmd.Flags().StringVar(&file, "file", "", "classify each line of `FILE` (- for standard input), streamed")
 	cmd.Flags().BoolVar(&trace, "trace", false, "print every step: input, active state neurons, stack action, stack")
 	return cmd
 }
+
+// classifier classifies strings for classify.
+type classifier struct {
+	w     io.Writer
+	alpha *grammar.PDA
+	run   evaluate.Classifier
+	net   *nspda.Model // nil unless the model is an NSPDA
+	trace bool
+}
+
+// encode checks s's length against limits.StringLen, then encodes it.
+func (c *classifier) encode(s string) ([]int, error) {
+	if n := utf8.RuneCountInString(s); n > limits.StringLen {
+		return nil, fmt.Errorf("%d symbols, more than the limit of %d", n, limits.StringLen)
+	}
+	return c.alpha.Encode(s)
+}
+
+func (c *classifier) classify(s string, syms []int) {
+	if c.trace {
+		traceString(c.w, c.net, c.net.NewRunner(), c.alpha, syms)
+	}
+	ok, y := c.run.Classify(syms)
+	verdict := "reject"
+	if ok {
+		verdict = "accept"
+	}
+	fmt.Fprintf(c.w, "%s  y=%.4f  %s\n", verdict, y, quoteShort(s))
+}
+
+// file classifies each line of path ("-": in), one at a time: memory is
+// bounded by the longest line, and output follows input.
+func (c *classifier) file(in io.Reader, path string) error {
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		in = f
+	}
+	sc := bufio.NewScanner(in)
+	sc.Buffer(make([]byte, 0, 64<<10), 4*limits.StringLen+2)
+	line := 0
+	for sc.Scan() {
+		line++
+		s := strings.TrimSuffix(sc.Text(), "\r")
+		if !utf8.ValidString(s) {
+			return fmt.Errorf("%s:%d: invalid UTF-8", path, line)
+		}
+		syms, err := c.encode(s)
+		if err != nil {
+			return fmt.Errorf("%s:%d: string %s: %v", path, line, quoteShort(s), err)
+		}
+		c.classify(s, syms)
+	}
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return fmt.Errorf("%s:%d: line longer than %d symbols, the limit", path, line+1, limits.StringLen)
+	}
+	return sc.Err()
+}
+
+// traceTop is the number of stack symbols a trace line shows, so that a
+// trace costs time linear in the string's length.
+const traceTop = 16
 
 // traceString prints one line per step of syms followed by the end marker.
 func traceString(w io.Writer, m *nspda.Model, run *nspda.Runner, alpha *grammar.PDA, syms []int) {
@@ -83,7 +158,7 @@ func traceString(w io.Writer, m *nspda.Model, run *nspda.Runner, alpha *grammar.
 		if l == m.L {
 			action = "-"
 		}
-		fmt.Fprintf(w, "%4d  %-5s  %-20s  %-6s  %-8.4f  %s\n", t+1, in, active(m, run), action, run.Prediction(), alpha.Decode(run.Stack.Symbols()))
+		fmt.Fprintf(w, "%4d  %-5s  %-20s  %-6s  %-8.4f  %s\n", t+1, in, active(m, run), action, run.Prediction(), stackTop(alpha, run.Stack.Symbols()))
 	}
 }
 
@@ -96,4 +171,13 @@ func active(m *nspda.Model, run *nspda.Runner) string {
 		return "(none)"
 	}
 	return strings.Join(names, ",")
+}
+
+// stackTop renders a stack's top traceTop symbols, bottom to top, with the
+// depth of a deeper stack before them: "[120] …abab".
+func stackTop(alpha *grammar.PDA, syms []int) string {
+	if len(syms) <= traceTop {
+		return alpha.Decode(syms)
+	}
+	return fmt.Sprintf("[%d] …%s", len(syms), alpha.Decode(syms[len(syms)-traceTop:]))
 }

@@ -21,7 +21,9 @@ func newCollect() *cobra.Command {
 under the --from directories (or arguments) into the store. A run the store
 already has with the same summary, wall time aside, is skipped; one whose
 summary differs is refused and reported (exit status 1), the others are still
-merged. A finished run replaces an unfinished one of the same configuration.`,
+merged. A run that cannot be read (a damaged summary.json) is reported and
+skipped (exit status 1), the others are still merged. A finished run replaces
+an unfinished one of the same configuration.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			from = append(from, args...)
 			if len(from) == 0 {
@@ -31,8 +33,15 @@ merged. A finished run replaces an unfinished one of the same configuration.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "collected into %s: %d new, %d replacing unfinished runs, %d already there, %d conflicting\n",
-				store, rep.Copied, rep.Replaced, rep.Identical, len(rep.Conflicts))
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "collected into %s: %d new, %d replacing unfinished runs, %d already there, %d conflicting, %d unreadable\n",
+				store, rep.Copied, rep.Replaced, rep.Identical, len(rep.Conflicts), len(rep.Failed))
+			for _, err := range rep.Failed {
+				fmt.Fprintf(w, "not collected: %v\n", err)
+			}
+			if len(rep.Failed) > 0 && len(rep.Conflicts) == 0 {
+				return fmt.Errorf("%d runs not collected, they could not be read (listed above); the others were merged", len(rep.Failed))
+			}
 			if len(rep.Conflicts) > 0 {
 				msgs := make([]string, len(rep.Conflicts))
 				for i, c := range rep.Conflicts {

@@ -11,6 +11,7 @@ import (
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model/nspda"
 )
 
@@ -53,6 +54,9 @@ number of strings, errors, error %, false accepts and false rejects. With
 			if cmd.Flags().Changed("refine") {
 				if refine < 1 {
 					return usagef("--refine must be at least 1")
+				}
+				if err := limits.Check("--refine", refine, limits.Refine); err != nil {
+					return usageError{err}
 				}
 				m.refine = refine
 			}
@@ -100,7 +104,7 @@ number of strings, errors, error %, false accepts and false rejects. With
 	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
 	f.StringVar(&data, "data", "", "a JSONL file of labelled strings to evaluate")
 	f.BoolVar(&asJSON, "json", false, `print {"sets": [...]} as JSON`)
-	f.IntVar(&refine, "refine", 1, "state iterations per symbol (default: the model's own)")
+	f.IntVar(&refine, "refine", 0, "state iterations per symbol (default: the model's own)")
 	f.BoolVar(&discretize, "discretize", false, "NSPDA: evaluate with ternary weights (the paper's discretization before evaluation)")
 	return cmd
 }

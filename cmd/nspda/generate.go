@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -64,6 +65,7 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%s %s (seed %d) -> %s\n", lang.Name, split, seed, out)
+			sayShortfall(w, lang.Name, spec, ex)
 			return dataset.Summarize(ex).Report(w)
 		},
 	}
@@ -77,4 +79,24 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 	f.IntVar(&spec.MinLen, "min-len", 0, "shortest string (default: the split's)")
 	f.IntVar(&spec.MaxLen, "max-len", 0, "longest string (default: the split's)")
 	return cmd
+}
+
+// sayShortfall notes when the language has fewer strings of the split's
+// lengths than were asked for, so that the file holds fewer.
+func sayShortfall(w io.Writer, lang string, spec dataset.Spec, ex []dataset.Example) {
+	var pos, neg int
+	for _, e := range ex {
+		if e.Label == dataset.Positive {
+			pos++
+		} else {
+			neg++
+		}
+	}
+	if pos < spec.Positives {
+		fmt.Fprintf(w, "note: %d positive strings asked for, wrote %d: all the distinct members of %s of lengths %d to %d that sampling found\n",
+			spec.Positives, pos, lang, spec.MinLen, spec.MaxLen)
+	}
+	if neg < spec.Negatives {
+		fmt.Fprintf(w, "note: %d negative strings asked for, wrote %d, as many as there are positives\n", spec.Negatives, neg)
+	}
 }

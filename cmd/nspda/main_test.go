@@ -192,7 +192,7 @@ func TestCorruptModelFiles(t *testing.T) {
 	for _, tc := range []struct {
 		name, data, want string
 	}{
-		{"nspda huge J", j.ReplaceAllString(string(nspdaFile), `"J": 10000000`), "J = 10000000 state neurons, more than the limit"},
+		{"nspda huge J", j.ReplaceAllString(string(nspdaFile), `"J": 10000000`), "state neurons J = 10000000, more than the limit"},
 		{"nspda J off by one", j.ReplaceAllString(string(nspdaFile), `"J": 7`), "neuron names for J = 7"},
 		{"nspda truncated", string(nspdaFile[:len(nspdaFile)/2]), "not a complete model file (truncated?)"},
 		{"empty", "", "not a complete model file (truncated?)"},
@@ -200,7 +200,7 @@ func TestCorruptModelFiles(t *testing.T) {
 		{"elman truncated", envelope("elman", `{"hidden": 2}`, 3)[:60], "not a complete model file (truncated?)"},
 		{"elman huge hidden", envelope("elman", `{"hidden": 10000000}`, 3), "config hidden = 10000000 is more than the limit of 4096"},
 		{"lstm hidden without params", envelope("lstm", `{"hidden": 4000}`, 10), "config hidden = 4000, stacks = 0 needs at least 4000 parameters, the file has 10"},
-		{"stack-rnn stacks without params", envelope("stack-rnn", `{"hidden": 100, "stacks": 100, "rounding": false, "recurrent": false}`, 5000), "needs at least 10000 parameters, the file has 5000"},
+		{"stack-rnn stacks without params", envelope("stack-rnn", `{"hidden": 100, "stacks": 50, "rounding": false, "recurrent": false}`, 4000), "needs at least 5000 parameters, the file has 4000"},
 		{"nnpda huge hidden", envelope("nnpda", `{"order": 3, "hidden": 5000, "epsilon": 0.1}`, 10), "config hidden = 5000 is more than the limit"},
 		{"gru wrong count", envelope("gru", `{"hidden": 2}`, 3), "3 parameters given"},
 	} {

@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -258,9 +257,10 @@ func TestSlurmArray(t *testing.T) {
 	}
 }
 
-// goTool finds the go command that is running the tests.
+// goTool finds the go command that is running the tests: go test puts its
+// GOROOT/bin first on the PATH.
 func goTool() string {
-	if p := filepath.Join(runtime.GOROOT(), "bin", "go"); fileExists(p) {
+	if p, err := exec.LookPath("go"); err == nil {
 		return p
 	}
 	return "go"

@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -35,12 +38,16 @@ continues a killed run from its last checkpoint with the configuration in its
 config.json (other training flags are refused).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := cmd.OutOrStdout()
 			if resume != "" {
 				c, err := resumeConfig(cmd, resume)
 				if err != nil {
 					return err
 				}
 				cfg, out = c, resume
+				if err := sayResume(w, resume, cfg); err != nil {
+					return err
+				}
 			} else {
 				c, err := applyRecipe(cmd, recipe, &hints)
 				if err != nil {
@@ -52,9 +59,8 @@ config.json (other training flags are refused).`,
 				}
 			}
 			if out == "" {
-				out = filepath.Join("runs", fmt.Sprintf("%s-%s-%s", cfg.Model, cfg.Grammar, cfg.Key()))
+				out = defaultRunDir(cfg)
 			}
-			w := cmd.OutOrStdout()
 			var progress experiment.Progress
 			done := func() {}
 			if !quiet {
@@ -62,6 +68,9 @@ config.json (other training flags are refused).`,
 			}
 			sum, err := experiment.Train(cmd.Context(), cfg, out, resume != "", progress)
 			done()
+			if errors.Is(err, context.Canceled) {
+				return fmt.Errorf("interrupted; continue with: nspda train --resume %s", out)
+			}
 			if err != nil {
 				return err
 			}
@@ -225,4 +234,47 @@ func newProgress(w io.Writer, maxEpochs int) (p experiment.Progress, done func()
 		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4g  chars %d  %.2fs\n",
 			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, m.LR, m.Chars, seconds)
 	}, func() {}
+}
+
+// sayResume tells what --resume will do with the run in dir: nothing for a
+// finished run, else the epoch it continues from and, for a PDA file, that
+// it trains on the run's own copy of the spec.
+func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
+	st, err := experiment.Status(dir)
+	if err != nil {
+		return err
+	}
+	switch {
+	case st.Finished:
+		fmt.Fprintf(w, "%s is finished; nothing to resume (its results follow)\n", dir)
+		return nil
+	case st.Epoch == 0:
+		fmt.Fprintf(w, "resuming %s: no epoch was finished, starting from the beginning\n", dir)
+	default:
+		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.MaxEpochs)
+	}
+	if st.Grammar != "" {
+		fmt.Fprintf(w, "grammar: %s, the copy of %s made when the run started\n", st.Grammar, cfg.Grammar)
+	}
+	return nil
+}
+
+// defaultRunDir is runs/MODEL-GRAMMAR-KEY, GRAMMAR being a built-in name or
+// a spec file's base name without extension, reduced to letters, digits,
+// '.', '-' and '_' (never a path, never "..").
+func defaultRunDir(cfg experiment.Config) string {
+	name := cfg.Grammar
+	if base := filepath.Base(name); base != name || strings.ContainsAny(name, `/\`) || filepath.Ext(name) != "" {
+		name = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	name = strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_' || r == '.') {
+			return r
+		}
+		return '_'
+	}, name)
+	if strings.Trim(name, ".") == "" {
+		name = "spec"
+	}
+	return filepath.Join("runs", fmt.Sprintf("%s-%s-%s", cfg.Model, name, cfg.Key()))
 }

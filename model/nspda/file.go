@@ -8,8 +8,10 @@ import (
 	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
 	"math"
-	"os"
 	"unicode/utf8"
+
+	"github.com/nspda/nspda/internal/jsonerr"
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // FileFormat and FileVersion identify the model file this package writes.
@@ -76,7 +78,7 @@ func Decode(r io.Reader) (*Model, error) {
 		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
 			return nil, ErrTruncated
 		}
-		return nil, fmt.Errorf("not a valid model file: %v", err)
+		return nil, fmt.Errorf("not a valid model file: %s", jsonerr.Text(err))
 	}
 	if f.Format != FileFormat {
 		return nil, fmt.Errorf("not an nspda model file (format %q)", f.Format)
@@ -132,6 +134,9 @@ func (f *file) check() error {
 	if f.EvalRefine < 1 {
 		return fmt.Errorf("eval_refine %d < 1", f.EvalRefine)
 	}
+	if err := limits.Check("eval_refine", f.EvalRefine, limits.Refine); err != nil {
+		return err
+	}
 	if len(f.Neurons) > 0 && len(f.Neurons) != s.J {
 		return fmt.Errorf("%d neuron names for J = %d", len(f.Neurons), s.J)
 	}
@@ -157,12 +162,11 @@ func (m *Model) WriteFile(path string) error {
 
 // ReadFile reads a model file; errors name the file.
 func ReadFile(path string) (*Model, error) {
-	f, err := os.Open(path)
+	data, err := limits.ReadFile(path, "model file", limits.ModelBytes)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	m, err := Decode(f)
+	m, err := Decode(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

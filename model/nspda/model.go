@@ -17,7 +17,11 @@
 // are stored Ws[j][i][m].
 package nspda
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nspda/nspda/internal/limits"
+)
 
 // Order is the order of a network's weight tensors.
 type Order int
@@ -71,10 +75,11 @@ func (s Shape) sizes() [6]int {
 
 // Limits on a shape, so that a corrupt or hostile model file is refused
 // before anything is allocated: each of L, J and A is at most MaxUnits, and
-// NumParams at most MaxParams (512 MiB of float64).
+// NumParams at most MaxParams (512 MiB of float64); package internal/limits
+// holds the bounds.
 const (
-	MaxUnits  = 1 << 12
-	MaxParams = 1 << 26
+	MaxUnits  = limits.Units
+	MaxParams = limits.Params
 )
 
 // Validate reports a shape that cannot be built: a bad order, a size below 1
@@ -92,9 +97,9 @@ func (s Shape) Validate() error {
 	case s.L > MaxUnits:
 		return fmt.Errorf("alphabet has %d symbols, more than the limit of %d", s.L, MaxUnits)
 	case s.J > MaxUnits:
-		return fmt.Errorf("J = %d state neurons, more than the limit of %d", s.J, MaxUnits)
+		return fmt.Errorf("state neurons J = %d, more than the limit of %d", s.J, MaxUnits)
 	case s.A > MaxUnits:
-		return fmt.Errorf("A = %d action neurons, more than the limit of %d", s.A, MaxUnits)
+		return fmt.Errorf("action neurons A = %d, more than the limit of %d", s.A, MaxUnits)
 	}
 	// With every size at most MaxUnits = 2^12 the largest product, J·J·R·X,
 	// is below 2^50: no overflow in float64 (exact to 2^53) or a 64-bit int.

@@ -1,0 +1,52 @@
+package experiment
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/nspda/nspda/internal/limits"
+)
+
+// checkBounds refuses a non-finite or out-of-range number and any size or
+// count beyond the bounds of package limits: the part of Validate that keeps
+// a configuration's work and its JSON encoding bounded and well defined.
+func (c Config) checkBounds() error {
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"lr", c.LR}, {"clip", c.Clip}, {"hint-strength", c.HintH}, {"noise", c.Noise}, {"noise-scale", c.NoiseScale}, {"stage-noise", c.StageNoise}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return fmt.Errorf("%s must be a finite number, not %g", f.name, f.v)
+		}
+	}
+	if c.NoiseScale < 0 || c.NoiseScale > MaxNoiseScale {
+		return fmt.Errorf("noise-scale must be from 0 to %g, not %g", float64(MaxNoiseScale), c.NoiseScale)
+	}
+	if c.HintH > MaxHintStrength {
+		return fmt.Errorf("hint-strength must be at most %g, not %g", float64(MaxHintStrength), c.HintH)
+	}
+	if err := limits.Sizes(c.Hidden, c.Stacks); err != nil {
+		return err
+	}
+	if c.Positives < 0 || c.Negatives < 0 {
+		return fmt.Errorf("positives and negatives must be positive (or 0 for the paper's)")
+	}
+	for _, n := range []struct {
+		name     string
+		v, bound int
+	}{{"refine", c.Refine, limits.Refine}, {"eval-refine", c.EvalRefine, limits.Refine}, {"window", c.Window, limits.StringLen},
+		{"max-epochs", c.MaxEpochs, limits.Epochs}, {"positives", c.Positives, limits.Strings}, {"negatives", c.Negatives, limits.Strings}} {
+		if err := limits.Check(n.name, n.v, n.bound); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Bounds on the real-valued settings: the noise regularizer's β and the
+// programmed hint weights' H. Both are far above any value that trains (β =
+// 0.2, H = 1 to 6) and low enough that the weights they set stay finite.
+const (
+	MaxNoiseScale   = 10
+	MaxHintStrength = 1000
+)

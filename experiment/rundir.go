@@ -1,0 +1,139 @@
+package experiment
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/jsonerr"
+	"github.com/nspda/nspda/internal/limits"
+)
+
+// GrammarFile is the copy of a run's PDA spec file, made when the run
+// starts, so that a run directory is self-contained: a resumed run trains on
+// the language it started with, from any working directory, whatever became
+// of the file config.json names. Runs on built-in grammars have none.
+const GrammarFile = "grammar.yaml"
+
+// RunStatus is how far the run in a directory has got, as Train with resume
+// would find it.
+type RunStatus struct {
+	Finished bool   // summary.json exists: resuming returns it, training nothing
+	Epoch    int    // epochs the checkpoint holds; 0: a resume starts from the beginning
+	Grammar  string // the run's pinned copy of its PDA spec, "" if none
+}
+
+// Status reports how far the run in dir has got; an error if dir holds no
+// run (no config.json) or a checkpoint that cannot be read.
+func Status(dir string) (RunStatus, error) {
+	var st RunStatus
+	if _, err := readConfig(dir); err != nil {
+		return st, err
+	}
+	if exists(filepath.Join(dir, SummaryFile)) {
+		st.Finished = true
+		return st, nil
+	}
+	if p := filepath.Join(dir, GrammarFile); exists(p) {
+		st.Grammar = p
+	}
+	cp, err := readCheckpoint(dir)
+	if err != nil {
+		return st, err
+	}
+	if cp != nil {
+		st.Epoch = cp.Epoch
+	}
+	return st, nil
+}
+
+// runLanguage returns the language of a run in dir: for a fresh run, the
+// grammar cfg names and, for a spec file, the bytes to pin; for a resumed
+// run, the pinned copy if the run has one (runs of earlier versions do not:
+// they read cfg.Grammar again). The copy is parsed under the name config.json
+// gives, so that the language's name, and with it the data, is the same.
+func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, pin []byte, err error) {
+	if l, ok := grammar.Builtin(cfg.Grammar); ok {
+		return l, nil, nil
+	}
+	if resume {
+		copyPath := filepath.Join(dir, GrammarFile)
+		data, err := limits.ReadFile(copyPath, "PDA spec file", limits.SpecBytes)
+		if err == nil {
+			lang, err := grammar.FromSpec(cfg.Grammar, data)
+			if err != nil {
+				return nil, nil, fmt.Errorf("cannot resume: %s (the copy of %s): %v", copyPath, cfg.Grammar, err)
+			}
+			return lang, nil, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("cannot resume: %v", err)
+		}
+	}
+	data, err := grammar.ReadSpec(cfg.Grammar)
+	if err != nil {
+		return nil, nil, err
+	}
+	lang, err = grammar.FromSpec(cfg.Grammar, data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if resume {
+		return lang, nil, nil // a run of an earlier version: no copy to add now
+	}
+	return lang, data, nil
+}
+
+// startFresh readies dir for a run from the beginning: it removes what an
+// earlier run there left, the finished marker first (summary.json, then
+// model.json and the checkpoint), so that the directory is never a mix of
+// an old finished run and a new partial one, then writes the pinned spec
+// (if any) and config.json.
+func startFresh(dir string, cfg Config, pin []byte) error {
+	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, GrammarFile} {
+		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if pin != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, GrammarFile), pin); err != nil {
+			return err
+		}
+	}
+	return writeJSON(filepath.Join(dir, ConfigFile), cfg)
+}
+
+// finished returns the summary of the finished run in dir, removing a
+// checkpoint left by a kill between writing the summary and removing it.
+func finished(dir string) (*Summary, error) {
+	sum, err := ReadSummary(dir)
+	if err != nil {
+		return nil, fmt.Errorf("cannot resume: %v", err)
+	}
+	os.Remove(filepath.Join(dir, CheckpointFile))
+	return sum, nil
+}
+
+// removeTemps removes the temporary files of atomic writes that a killed
+// process left in dir (".NAME.tmp*", package atomicfile), for the files of
+// a run only.
+func removeTemps(dir string) {
+	for _, f := range []string{ConfigFile, MetricsFile, TimingFile, CheckpointFile, ModelFile, SummaryFile, GrammarFile} {
+		matches, _ := filepath.Glob(filepath.Join(dir, "."+f+".tmp*"))
+		for _, m := range matches {
+			if strings.HasPrefix(filepath.Base(m), "."+f+".tmp") {
+				os.Remove(m)
+			}
+		}
+	}
+}
+
+// checkpointError words a checkpoint that cannot be decoded.
+func checkpointError(path string, err error) error {
+	return fmt.Errorf("cannot resume: %s: %s (remove the run directory to start over)", path, jsonerr.Text(err))
+}
