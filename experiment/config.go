@@ -114,7 +114,7 @@ var Recipes = []string{"default", "paper"}
 // Recipe returns the named settings: "paper", the paper's protocol as our
 // stored grids run it (Defaults), or "default", the combination that
 // measured best on validation data (docs/training.md, "What makes the NSPDA
-// learn"): per-step viability and next-symbol-set targets from the PDA,
+// learn"): no hints, per-step viability and next-symbol-set targets from the PDA,
 // Adam with minibatches and norm clipping, the standard curriculum, and
 // selection on longer strings with patience and restarts.
 func Recipe(name string) (Config, error) {
@@ -123,7 +123,7 @@ func Recipe(name string) (Config, error) {
 	case "paper":
 		return c, nil
 	case "default":
-		c.Loss, c.NextWeight = "viable", 1
+		c.Hints, c.Loss, c.NextWeight = 0, "viable", 1
 		c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5
 		c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 300, 10, 4
 		return c, nil
