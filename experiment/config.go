@@ -94,6 +94,19 @@ type Config struct {
 	// new weights when its patience runs out, up to Restarts times (needs
 	// Patience); the best over every start is kept.
 	Restarts int `json:"restarts,omitempty"`
+
+	// Data, when set, trains on this JSONL file of labelled strings instead
+	// of the grammar's generated split: learning from data alone, with no
+	// automaton (Grammar is then ignored and must be empty).
+	Data string `json:"data,omitempty"`
+	// ValidData and SelectData are the validation and selection files of a
+	// run on Data (both optional), TestData its test files.
+	ValidData  string   `json:"valid_data,omitempty"`
+	SelectData string   `json:"select_data,omitempty"`
+	TestData   []string `json:"test_data,omitempty"`
+	// Alphabet fixes the order of the symbols of a run on Data (default:
+	// every symbol of its files, sorted).
+	Alphabet string `json:"alphabet,omitempty"`
 }
 
 // Defaults returns the configuration of a bare `nspda train`: the paper's
@@ -109,14 +122,16 @@ func Defaults() Config {
 }
 
 // Recipes are the named starting points of `nspda train --recipe`.
-var Recipes = []string{"default", "paper"}
+var Recipes = []string{"default", "paper", "data"}
 
 // Recipe returns the named settings: "paper", the paper's protocol as our
 // stored grids run it (Defaults), or "default", the combination that
 // measured best on validation data (docs/training.md, "What makes the NSPDA
 // learn"): no hints, per-step viability and next-symbol-set targets from the PDA,
 // Adam with minibatches and norm clipping, the standard curriculum, and
-// selection on longer strings with patience and restarts.
+// selection on longer strings with patience and restarts; or "data", the
+// default with what needs no automaton in place of the PDA's targets: the
+// loss on the final step and the language-model head.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	switch name {
@@ -126,6 +141,10 @@ func Recipe(name string) (Config, error) {
 		c.Hints, c.Loss, c.NextWeight = 0, "viable", 1
 		c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5
 		c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 300, 10, 4
+		return c, nil
+	case "data":
+		c, _ = Recipe("default")
+		c.Loss, c.NextWeight, c.LMWeight = "final", 0, 1
 		return c, nil
 	}
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
@@ -208,6 +227,14 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("restarts must be at least 0")
 	case c.Restarts > 0 && c.Patience == 0:
 		return fmt.Errorf("restarts need patience (a start ends when its patience runs out)")
+	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
+		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
+	case c.Data != "" && c.Grammar != "":
+		return fmt.Errorf("--data trains without a grammar: drop --grammar")
+	case c.Data != "" && (c.NeedsPDA() || c.Hints > 0 || c.DeadHint):
+		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
+	case c.Data != "" && c.Patience > 0 && c.SelectData == "":
+		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
 	}
 	return nil
 }

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"path/filepath"
 	"testing"
+
+	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/grammar"
 )
 
 // learning is small() with every learning option on: Adam's moments, the
@@ -82,5 +85,42 @@ func TestRecipes(t *testing.T) {
 	d, _ := Recipe("default")
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestDataTrainsLikeGrammar: the splits `nspda generate` writes, given to
+// --data, train exactly as --grammar does with the data recipe (the same
+// metrics and model, byte for byte).
+func TestDataTrainsLikeGrammar(t *testing.T) {
+	cfg, _ := Recipe("data")
+	cfg.Hidden, cfg.MaxEpochs, cfg.Patience, cfg.Restarts = 6, 3, 2, 1
+	cfg.Positives, cfg.Negatives, cfg.Tests = 80, 80, nil
+	lang, _ := grammar.Builtin(cfg.Grammar)
+	files := t.TempDir()
+	write := func(name string, ex []dataset.Example) string {
+		path := filepath.Join(files, name+".jsonl")
+		if err := dataset.WriteFile(path, ex); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	trainSet, validSet, selSet, err := splits(cfg, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fromData := cfg
+	fromData.Grammar, fromData.Positives, fromData.Negatives = "", 0, 0
+	fromData.Data, fromData.ValidData, fromData.SelectData = write("train", trainSet), write("valid", validSet), write("select", selSet)
+	a, b := t.TempDir(), t.TempDir()
+	if _, err := Train(context.Background(), cfg, a, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(context.Background(), fromData, b, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{MetricsFile, ModelFile} {
+		if !bytes.Equal(read(t, filepath.Join(a, f)), read(t, filepath.Join(b, f))) {
+			t.Errorf("%s differs between --grammar and --data", f)
+		}
 	}
 }

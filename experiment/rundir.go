@@ -58,6 +58,10 @@ func Status(dir string) (RunStatus, error) {
 // they read cfg.Grammar again). The copy is parsed under the name config.json
 // gives, so that the language's name, and with it the data, is the same.
 func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, pin []byte, err error) {
+	if cfg.Data != "" {
+		lang, err := dataLanguage(cfg)
+		return lang, nil, err
+	}
 	if l, ok := grammar.Builtin(cfg.Grammar); ok {
 		return l, nil, nil
 	}

@@ -120,18 +120,15 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if res.Converged {
 		sum.CharsToConverge = &res.Chars
 	}
-	for _, name := range cfg.Tests {
-		ex, err := dataset.GenerateSplit(setup.lang, name, cfg.TestSeed)
-		if err != nil {
-			return nil, err
-		}
+	sets, err := tests(cfg, setup.lang)
+	if err != nil {
+		return nil, err
+	}
+	if sum.Sets, err = evaluateSets(sets, setup.lang, func(ex []dataset.Example) evaluate.Classifier {
 		reserve(setup.net, ex)
-		cls := model.Classifier(setup.net, evalRefine)
-		r, err := evaluate.Run(name, cls, setup.lang.PDA, ex)
-		if err != nil {
-			return nil, err
-		}
-		sum.Sets = append(sum.Sets, r)
+		return model.Classifier(setup.net, evalRefine)
+	}); err != nil {
+		return nil, err
 	}
 	sum.WallSeconds = rec.prior + time.Since(start).Seconds()
 	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
@@ -169,18 +166,7 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 	if err != nil {
 		return nil, err
 	}
-	trainSpec, _ := dataset.DefaultSpec("train")
-	if cfg.Positives > 0 {
-		trainSpec.Positives = cfg.Positives
-	}
-	if cfg.Negatives > 0 {
-		trainSpec.Negatives = cfg.Negatives
-	}
-	trainSet, err := dataset.GenerateWith(lang, trainSpec, cfg.DataSeed)
-	if err != nil {
-		return nil, err
-	}
-	validSet, err := dataset.GenerateSplit(lang, "valid", cfg.DataSeed)
+	trainSet, validSet, selSet, err := splits(cfg, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -192,6 +178,9 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		if hints, err = program.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Data != "" && opt.Hidden == 0 {
+		opt.Hidden = DataHidden
 	}
 	if cfg.Model == "nspda" {
 		if err := s.sizeNSPDA(cfg, &opt, initRng, hints); err != nil {
@@ -224,12 +213,8 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 	}
 	s.env.Classifier = func() evaluate.Classifier { return model.Classifier(s.net, evalRefine) }
 	if cfg.Patience > 0 {
-		sel, err := dataset.GenerateSplit(lang, "select", cfg.DataSeed)
-		if err != nil {
-			return nil, err
-		}
-		s.env.Select = examples(lang, sel, cfg)
-		validSet = append(validSet, sel...)
+		s.env.Select = examples(lang, selSet, cfg)
+		validSet = append(validSet, selSet...)
 	}
 	reserve(s.net, append(trainSet, validSet...))
 	s.env.Obj = objective(cfg, lang.PDA.L(), s.net.StateSize(), rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("heads"))))

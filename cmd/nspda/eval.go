@@ -162,9 +162,14 @@ func printResults(cmd *cobra.Command, results []evaluate.Result, asJSON bool) er
 			Sets []evaluate.Result `json:"sets"`
 		}{results})
 	}
-	fmt.Fprintf(w, "%-10s %8s %9s %7s %8s %10s %10s\n", "set", "strings", "lengths", "errors", "error %", "false acc", "false rej")
+	width := len("set")
 	for _, r := range results {
-		fmt.Fprintf(w, "%-10s %8d %9s %7d %8.2f %10d %10d\n", r.Name, r.Strings, fmt.Sprintf("%d-%d", r.MinLen, r.MaxLen), r.Errors, r.ErrorPct, r.FalseAccepts, r.FalseRejects)
+		width = max(width, len(r.Name))
+	}
+	width = max(width, 10)
+	fmt.Fprintf(w, "%-*s %8s %9s %7s %8s %10s %10s\n", width, "set", "strings", "lengths", "errors", "error %", "false acc", "false rej")
+	for _, r := range results {
+		fmt.Fprintf(w, "%-*s %8d %9s %7d %8.2f %10d %10d\n", width, r.Name, r.Strings, fmt.Sprintf("%d-%d", r.MinLen, r.MaxLen), r.Errors, r.ErrorPct, r.FalseAccepts, r.FalseRejects)
 	}
 	return nil
 }

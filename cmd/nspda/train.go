@@ -49,6 +49,9 @@ config.json (other training flags are refused).`,
 					return err
 				}
 			} else {
+				if cmd.Flags().Changed("data") && !cmd.Flags().Changed("recipe") {
+					recipe = "data"
+				}
 				c, err := applyRecipe(cmd, recipe, &hints)
 				if err != nil {
 					return err
@@ -81,13 +84,17 @@ config.json (other training flags are refused).`,
 			if sum.SelectedEpoch > 0 {
 				state += fmt.Sprintf("; kept the weights of epoch %d", sum.SelectedEpoch)
 			}
-			fmt.Fprintf(w, "%s on %s: %s; training error %.2f%%; %.1fs -> %s\n", sum.Config.Model, sum.Config.Grammar, state, sum.TrainErrorPct, sum.WallSeconds, out)
+			on := sum.Config.Grammar
+			if sum.Config.Data != "" {
+				on = sum.Config.Data
+			}
+			fmt.Fprintf(w, "%s on %s: %s; training error %.2f%%; %.1fs -> %s\n", sum.Config.Model, on, state, sum.TrainErrorPct, sum.WallSeconds, out)
 			return printResults(cmd, sum.Sets, false)
 		},
 	}
 	f := cmd.Flags()
 	bindConfigFlags(f, &cfg, &hints)
-	f.StringVar(&recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md) or paper (the paper's protocol); other flags override them")
+	f.StringVar(&recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md), paper (the paper's protocol) or data (no automaton: the default with the final-step and language-model losses; the recipe of --data); other flags override them")
 	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
 	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
 	f.BoolVar(&quiet, "quiet", false, "no per-epoch output")
@@ -131,6 +138,11 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.Float64Var(&cfg.InitScale, "init-scale", cfg.InitScale, "factor on the model's initial weights (0: 1)")
 	f.IntVar(&cfg.Patience, "patience", cfg.Patience, "train past convergence, keep the weights best on training + lengths 22-40, stop after this many epochs without improvement (0: stop at convergence)")
 	f.IntVar(&cfg.Plateau, "plateau", cfg.Plateau, "with --patience: halve the rate and return to the best weights after this many epochs without improvement (0: off)")
+	f.StringVar(&cfg.Data, "data", cfg.Data, "train on this JSONL file of labelled strings, with no grammar (data-only supervision; recipe data)")
+	f.StringVar(&cfg.ValidData, "valid", cfg.ValidData, "with --data: the validation file")
+	f.StringVar(&cfg.SelectData, "select", cfg.SelectData, "with --data: the file of longer strings to select weights on (--patience)")
+	f.StringSliceVar(&cfg.TestData, "test", cfg.TestData, "with --data: test files (repeat or comma-separate); errors are reported per file and per length band")
+	f.StringVar(&cfg.Alphabet, "alphabet", cfg.Alphabet, "with --data: the alphabet in order (default: every symbol of the files, sorted)")
 	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
 }
 
@@ -155,7 +167,12 @@ func applyRecipe(cmd *cobra.Command, name string, hints *string) (experiment.Con
 	bindConfigFlags(fs, &base, &h)
 	var ferr error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
-		if fs.Lookup(f.Name) != nil && ferr == nil {
+		to := fs.Lookup(f.Name)
+		switch v, ok := f.Value.(pflag.SliceValue); {
+		case to == nil || ferr != nil:
+		case ok:
+			ferr = to.Value.(pflag.SliceValue).Replace(v.GetSlice())
+		default:
 			ferr = fs.Set(f.Name, f.Value.String())
 		}
 	})
@@ -198,6 +215,16 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, hints string) e
 		return usagef("--hints must be none, 1 or 2, not %q", hints)
 	}
 	changed := cmd.Flags().Changed
+	if cfg.Data != "" {
+		// No automaton: the data's own alphabet, tests and selection.
+		if !changed("grammar") {
+			cfg.Grammar = ""
+		}
+		cfg.Tests = nil
+		if cfg.SelectData == "" && !changed("patience") {
+			cfg.Patience, cfg.Restarts = 0, 0
+		}
+	}
 	if cfg.Model != "nspda" && !changed("hints") {
 		cfg.Hints = 0
 	}
@@ -264,6 +291,9 @@ func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 // '.', '-' and '_' (never a path, never "..").
 func defaultRunDir(cfg experiment.Config) string {
 	name := cfg.Grammar
+	if cfg.Data != "" {
+		name = cfg.Data
+	}
 	if base := filepath.Base(name); base != name || strings.ContainsAny(name, `/\`) || filepath.Ext(name) != "" {
 		name = strings.TrimSuffix(base, filepath.Ext(base))
 	}
