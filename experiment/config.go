@@ -140,7 +140,7 @@ func Recipe(name string) (Config, error) {
 	case "default":
 		c.Hints, c.Loss, c.NextWeight = 0, "viable", 1
 		c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5
-		c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 300, 10, 4
+		c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 400, 20, 8
 		return c, nil
 	case "data":
 		c, _ = Recipe("default")

@@ -66,7 +66,7 @@ type Cell struct {
 
 // TableNames lists the tables `nspda repro` knows, in the paper's order.
 func TableNames() []string {
-	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms"}
+	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning"}
 }
 
 // Grid returns the named table with its runs.
@@ -77,6 +77,7 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 	build := map[string]func(GridOptions) *Table{
 		"hints": hintsTable, "incremental": incrementalTable, "noise": noiseTable,
 		"comparison": comparisonTable, "programmed": programmedTable, "algorithms": algorithmsTable,
+		"learning": learningTable,
 	}[name]
 	if build == nil {
 		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(TableNames(), ", "))
@@ -383,6 +384,82 @@ func programmedTable(opt GridOptions) *Table {
 			cells = append(cells, Cell{Configs: cfgs, Metric: Metric{Kind: TestError, Set: set}, Paper: paperAt(paperProgrammed, label, ci)})
 		}
 		t.Cells = append(t.Cells, cells)
+	}
+	return t
+}
+
+// learningRecipes are the rows of the learning table: what each recipe
+// knows of the automaton, as its row label says.
+var learningRecipes = []struct {
+	label string
+	make  func(opt GridOptions, grammar string, order int) Config
+}{
+	{"paper", func(opt GridOptions, g string, order int) Config {
+		// The comparison table's NSPDA rows: their stored runs serve here.
+		c := base(opt, "nspda", g, order)
+		c.Noise = RegNoise
+		return c
+	}},
+	{"default (PDA targets)", func(opt GridOptions, g string, order int) Config {
+		return learningBase(opt, "default", g, order)
+	}},
+	{"data-only", func(opt GridOptions, g string, order int) Config {
+		return learningBase(opt, "data", g, order)
+	}},
+	{"default + action loss", func(opt GridOptions, g string, order int) Config {
+		c := learningBase(opt, "default", g, order)
+		c.ActionWeight = 1
+		return c
+	}},
+}
+
+// learningBase is a recipe for one grammar and order, with the estimator
+// named and the options' budgets.
+func learningBase(opt GridOptions, recipe, grammar string, order int) Config {
+	c, _ := Recipe(recipe)
+	c.Grammar, c.Order = grammar, order
+	c.Algo = c.Algorithm()
+	if opt.Quick {
+		c.MaxEpochs = QuickEpochs
+		c.Positives, c.Negatives = QuickStrings, QuickStrings
+		c.Tests = []string{"test60"}
+	}
+	return c
+}
+
+func learningTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:  "learning",
+		Title: "What makes the NSPDA learn: each recipe on every language (M1 = 2nd order, M2 = 3rd order)",
+		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
+			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
+			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–40 with patience 20 and " +
+			"up to 8 restarts, at most 400 epochs). data-only: the same with only what the strings tell (the final-step loss and the language-model " +
+			"head; no PDA targets, no hints). default + action loss: the default with the PDA's stack operations as targets of " +
+			"the action neurons (prior knowledge of the automaton). Epochs are to the first epoch with every training string right.",
+	}
+	var metrics []Metric
+	for _, g := range allGrammars {
+		for _, m := range []Metric{{Kind: Epochs}, {Kind: TestError, Set: "test60"}, {Kind: TestError, Set: "test480"}, {Kind: TestError, Set: "test960"}, {Kind: Seconds}} {
+			label := g + " " + strings.TrimSuffix(strings.TrimSuffix(m.Name(), " % error"), " to converge")
+			t.Columns = append(t.Columns, Column{Label: label, Grammar: g})
+			metrics = append(metrics, m)
+		}
+	}
+	for _, r := range learningRecipes {
+		for _, order := range []int{2, 3} {
+			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", r.label, order-1))
+			var cells []Cell
+			for ci, col := range t.Columns {
+				m := metrics[ci]
+				if opt.Quick && m.Kind == TestError && m.Set != "test60" {
+					cells = append(cells, Cell{Metric: m, Note: "not evaluated with --quick"})
+					continue
+				}
+				cells = append(cells, Cell{Configs: seeds(r.make(opt, col.Grammar, order), opt.Seeds), Metric: m})
+			}
+			t.Cells = append(t.Cells, cells)
+		}
 	}
 	return t
 }

@@ -119,6 +119,7 @@ func TestGridsShareRuns(t *testing.T) {
 		find("hints", "NSPDA w/ Hint #2", "anbn W2"),
 		find("comparison", "NSPDA M2", "anbn test60"),
 		find("comparison", "NSPDA M2", "anbn train"),
+		find("learning", "paper M2", "anbn test960"),
 	}
 	for _, k := range keys[1:] {
 		if k != keys[0] {

@@ -17,6 +17,7 @@ const (
 	Chars                        // input symbols presented until convergence (converged runs only)
 	TrainError                   // % error on the training set at the end
 	TestError                    // % error on the test set Metric.Set
+	Seconds                      // wall-clock seconds of the whole run
 )
 
 // Metric is a MetricKind and, for TestError, the test set.
@@ -34,6 +35,8 @@ func (m Metric) Name() string {
 		return "characters to converge"
 	case TrainError:
 		return "train % error"
+	case Seconds:
+		return "wall seconds"
 	default:
 		return m.Set + " % error"
 	}
@@ -55,6 +58,8 @@ func (m Metric) Value(s *Summary) (v float64, ok bool) {
 		return float64(*s.CharsToConverge), true
 	case TrainError:
 		return s.TrainErrorPct, true
+	case Seconds:
+		return s.WallSeconds, true
 	}
 	for _, r := range s.Sets {
 		if r.Name == m.Set {
@@ -80,6 +85,8 @@ func (m Metric) Format(v float64) string {
 		return fmt.Sprintf("%.1f", v)
 	case Chars:
 		return fmt.Sprintf("%.0f", v)
+	case Seconds:
+		return fmt.Sprintf("%.1f", v)
 	}
 	return fmt.Sprintf("%.2f", v)
 }

@@ -50,3 +50,88 @@ func BenchmarkEstimators(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecipes measures training throughput of the paper's path (online
+// SGD, the copied label) beside the default recipe's (Adam on minibatches
+// of 16 with norm clipping, per-step viability targets and the
+// next-symbol-set head), with and without the action loss: forward,
+// gradient and update, BPTT, third order, J = 8, K = 1 and 4, Dyck-2
+// training strings, in input characters per second.
+func BenchmarkRecipes(b *testing.B) {
+	lang, _ := grammar.Builtin("dyck2")
+	ds, err := dataset.GenerateSplit(lang, "train", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	oracle, err := grammar.NewOracle(lang.PDA)
+	if err != nil {
+		b.Fatal(err)
+	}
+	exs := make([]Example, 0, 200)
+	for _, e := range ds[:200] {
+		syms, _ := lang.PDA.Encode(e.String)
+		tg := oracle.Targets(syms)
+		ex := Example{Syms: syms, Label: float64(e.Label), Out: make([]float64, len(syms)+1), Next: tg.Next, Ops: make([]int8, len(syms))}
+		for t, v := range tg.Viable {
+			if v {
+				ex.Out[t] = 1
+			}
+		}
+		for t, op := range tg.Ops {
+			ex.Ops[t] = int8(op)
+		}
+		exs = append(exs, ex)
+	}
+	recipes := []struct {
+		name   string
+		adam   bool
+		action float64
+	}{{"paper-sgd-online", false, 0}, {"default-adam-batch16", true, 0}, {"default-adam-batch16+action", true, 1}}
+	for _, r := range recipes {
+		for _, K := range []int{1, 4} {
+			b.Run(fmt.Sprintf("%s/K%d", r.name, K), func(b *testing.B) {
+				net := testNet(b, nspda.Third, 4, 8, 1)
+				env := Env{Net: net}
+				if r.adam {
+					rng := rand.New(rand.NewPCG(3, 3))
+					env.Obj = &Objective{Next: NewHead(5, net.StateSize(), 0.1, rng), NextWeight: 1, ActionWeight: r.action}
+				}
+				vecs, grads := trained(env)
+				st := &runState{}
+				set := Settings{Clip: DefaultClip}
+				if r.adam {
+					n := 0
+					for _, v := range vecs {
+						n += len(v)
+					}
+					st.cp.Adam, set.Batch, set.ClipNorm = NewAdam(n), 16, 5
+				}
+				est := &BPTT{}
+				reads := rand.New(rand.NewPCG(2, 2))
+				chars, inBatch := 0, 0
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					ex := exs[i%len(exs)]
+					if !r.adam {
+						ex.Out, ex.Next, ex.Ops = nil, nil, nil
+					}
+					if inBatch == 0 {
+						for _, g := range grads {
+							clear(g)
+						}
+					}
+					est.Gradient(net, env.Obj, ex, K, reads, grads[0])
+					if inBatch++; inBatch == max(1, set.Batch) {
+						if err := st.update(set, vecs, grads, inBatch, 1e-4); err != nil {
+							b.Fatal(err)
+						}
+						inBatch = 0
+					}
+					chars += len(ex.Syms)
+				}
+				b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
+			})
+		}
+	}
+}

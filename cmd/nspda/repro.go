@@ -43,7 +43,9 @@ length) in PNG and SVG, and an index page linking them all.
 
 Tables: hints (Table 1), incremental (Table 2), noise (Table 3), comparison
 (Table 4 and its appendix version), programmed (appendix: rule insertion, no
-training), algorithms (appendix: BPTT, TBPTT, RTRL, UORO).
+training), algorithms (appendix: BPTT, TBPTT, RTRL, UORO); and ours: learning
+(what makes the NSPDA learn: the paper's protocol, the default recipe, data
+only, and the default with the action loss, on every language).
 
 The store (--store, default results/) holds one directory per run, named by the
 hash of its full configuration: finished runs are skipped, killed ones resumed

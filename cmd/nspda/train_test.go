@@ -105,7 +105,7 @@ func TestProgressLine(t *testing.T) {
 // 1) with one line saying where and why, and writes no model or summary.
 func TestTrainDivergesExit1(t *testing.T) {
 	dir := t.TempDir()
-	_, errs, code := cli(t, "train", "--lr", "1e308", "--max-epochs", "2", "--algo", "bptt", "--quiet", "--out", dir)
+	_, errs, code := cli(t, "train", "--recipe", "paper", "--lr", "1e308", "--max-epochs", "2", "--algo", "bptt", "--quiet", "--out", dir)
 	want := regexp.MustCompile(`^nspda: epoch \d+, string \d+ of \d+: loss is (NaN|[+-]Inf); stopping\n$`)
 	if code != 1 || !want.MatchString(errs) {
 		t.Errorf("exit %d, stderr %q; want exit 1 and %v", code, errs, want)
