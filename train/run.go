@@ -347,14 +347,7 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 // the best is perfect or patience runs out. It returns the % of env.Select
 // classified correctly.
 func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
-	cls := env.Classifier()
-	right := 0
-	for _, ex := range env.Select {
-		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
-			right++
-		}
-	}
-	acc := ratio(right, len(env.Select))
+	acc := accuracy(env.Classifier(), env.Select)
 	sel := st.cp.Selection
 	if errs := (1 - trainAcc) + (1 - acc); errs < sel.Errors {
 		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SinceBest = st.cp.Epoch, errs, trainAcc, 0
@@ -425,14 +418,7 @@ func restoreHeads(obj *Objective, from [][]float64) error {
 // the whole validation set better than the best so far (ties: better on the
 // training set; otherwise the earlier epoch stays).
 func (st *runState) keepBest(env Env, trainAcc float64, params []float64) {
-	cls := env.Classifier()
-	right := 0
-	for _, ex := range env.Valid {
-		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
-			right++
-		}
-	}
-	va := ratio(right, len(env.Valid))
+	va := accuracy(env.Classifier(), env.Valid)
 	b := st.cp.Best
 	if b != nil && (va < b.ValidAcc || va == b.ValidAcc && trainAcc <= b.TrainAcc) {
 		return
@@ -522,6 +508,17 @@ func judge(env Env, phase Phase, subset []int, correct []bool) Report {
 	}
 	r.ValidAcc = ratio(vr, vn)
 	return r
+}
+
+// accuracy is the fraction of exs that cls classifies correctly (1 for none).
+func accuracy(cls evaluate.Classifier, exs []Example) float64 {
+	right := 0
+	for _, ex := range exs {
+		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
+			right++
+		}
+	}
+	return ratio(right, len(exs))
 }
 
 func ratio(a, b int) float64 {
