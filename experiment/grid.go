@@ -132,12 +132,18 @@ func base(opt GridOptions, name, grammar string, order int) Config {
 	}
 	c.Algo = c.Algorithm()
 	c.KeepBest = opt.KeepBest
+	opt.budget(&c)
+	return c
+}
+
+// budget applies the options' budgets to c: with Quick, QuickEpochs
+// epochs, QuickStrings training strings of each label and test60 only.
+func (opt GridOptions) budget(c *Config) {
 	if opt.Quick {
 		c.MaxEpochs = QuickEpochs
 		c.Positives, c.Negatives = QuickStrings, QuickStrings
 		c.Tests = []string{"test60"}
 	}
-	return c
 }
 
 // seeds returns one copy of c per seed, Seed = 1..n.
@@ -419,11 +425,7 @@ func learningBase(opt GridOptions, recipe, grammar string, order int) Config {
 	c, _ := Recipe(recipe)
 	c.Grammar, c.Order = grammar, order
 	c.Algo = c.Algorithm()
-	if opt.Quick {
-		c.MaxEpochs = QuickEpochs
-		c.Positives, c.Negatives = QuickStrings, QuickStrings
-		c.Tests = []string{"test60"}
-	}
+	opt.budget(&c)
 	return c
 }
 
