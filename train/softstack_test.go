@@ -107,3 +107,30 @@ func TestSharpnessSchedule(t *testing.T) {
 		t.Errorf("without a schedule: the net's β %g (want 7 untouched), recorded %v (want 0)", net.Beta, b)
 	}
 }
+
+// TestSharpnessRestarts: a restart begins soft again: the schedule counts
+// epochs from the first epoch of the current start.
+func TestSharpnessRestarts(t *testing.T) {
+	net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var exs []Example
+	for range 6 {
+		exs = append(exs, randomExample(rng, 2, 5, false))
+	}
+	env := Env{Net: net, Train: exs, Valid: exs[:2],
+		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() },
+		Init:       func(int) error { return nil }}
+	// A rate of 1e-9 leaves the weights (and so the scores) as they are:
+	// epoch 2 does not improve, patience 1 runs out, epoch 3 restarts and
+	// does not improve either, and the one restart is spent.
+	set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 10,
+		Schedule: Schedule{LR0: 1e-9}, Clip: 13, Seed: 3, Patience: 1, Restarts: 1,
+		SoftStackBeta0: 0.5, SoftStackGrowth: 2}
+	var b betas
+	if _, err := Run(context.Background(), env, set, &b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := (betas{0.5, 1, 0.5}); fmt.Sprint(b) != fmt.Sprint(want) {
+		t.Errorf("sharpness per epoch %v, want %v", b, want)
+	}
+}
