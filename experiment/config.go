@@ -107,6 +107,33 @@ type Config struct {
 	// Alphabet fixes the order of the symbols of a run on Data (default:
 	// every symbol of its files, sorted).
 	Alphabet string `json:"alphabet,omitempty"`
+	// SoftStack (nspda only) trains through a superposition stack whose
+	// sharpness β is annealed from SoftBeta0 (0: 1) by the factor
+	// SoftGrowth (0: DefaultSoftGrowth) per epoch of each start; evaluation
+	// stays on the digital stack (docs/design.md section 8b).
+	SoftStack  bool    `json:"soft_stack,omitempty"`
+	SoftBeta0  float64 `json:"soft_beta0,omitempty"`
+	SoftGrowth float64 `json:"soft_growth,omitempty"`
+}
+
+// DefaultSoftGrowth is the superposition stack's sharpness factor per epoch
+// when Config.SoftGrowth is 0: β reaches about 10 by epoch 25.
+const DefaultSoftGrowth = 1.1
+
+// softSchedule returns the sharpness schedule (β0, growth) of the
+// configuration: (0, 0) without the soft stack.
+func (c Config) softSchedule() (beta0, growth float64) {
+	if !c.SoftStack {
+		return 0, 0
+	}
+	beta0, growth = c.SoftBeta0, c.SoftGrowth
+	if beta0 == 0 {
+		beta0 = 1
+	}
+	if growth == 0 {
+		growth = DefaultSoftGrowth
+	}
+	return beta0, growth
 }
 
 // Defaults returns the configuration of a bare `nspda train`: the paper's
@@ -235,6 +262,12 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
 	case c.Data != "" && c.Patience > 0 && c.SelectData == "":
 		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
+	case c.SoftStack && c.Model != "nspda":
+		return fmt.Errorf("soft-stack applies to the nspda model only")
+	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0) && !c.SoftStack:
+		return fmt.Errorf("soft-beta0 and soft-growth need soft-stack")
+	case !finite(c.SoftBeta0) || !finite(c.SoftGrowth):
+		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
 	}
 	return nil
 }

@@ -105,3 +105,41 @@ func TestNoReadGradConfig(t *testing.T) {
 		t.Error("no_read_grad does not change the key")
 	}
 }
+
+// TestSoftStackConfig: soft_stack reaches the network (sized for the
+// longest training, validation or selection string) and the trainer's
+// sharpness schedule, its options are refused where they cannot apply, and
+// a configuration without them keeps its key.
+func TestSoftStackConfig(t *testing.T) {
+	cfg := small()
+	if b, _ := json.Marshal(cfg); bytes.Contains(b, []byte("soft")) {
+		t.Errorf("a configuration without the soft stack names it: %s", b)
+	}
+	on := cfg
+	on.SoftStack, on.SoftGrowth = true, 1.5
+	s, err := prepare(on)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := s.net.(*nspda.Net)
+	if !n.SoftStack || n.Reserved() == nspda.DefaultMaxLen || n.Reserved() < 10 {
+		t.Errorf("the net has SoftStack %v, reserved %d", n.SoftStack, n.Reserved())
+	}
+	if st := s.settings; st.SoftStackBeta0 != 1 || st.SoftStackGrowth != 1.5 {
+		t.Errorf("schedule β0 %g, growth %g; want 1, 1.5", st.SoftStackBeta0, st.SoftStackGrowth)
+	}
+	if on.Key() == cfg.Key() {
+		t.Error("soft_stack does not change the key")
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Model, c.Hints, c.SoftStack = "lstm", 0, true },
+		func(c *Config) { c.SoftBeta0 = 2 },
+		func(c *Config) { c.SoftStack, c.SoftGrowth = true, -1 },
+	} {
+		c := cfg
+		bad(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "soft") {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}

@@ -171,7 +171,7 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		return nil, err
 	}
 	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))
-	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order, NoReadGrad: cfg.NoReadGrad}
+	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order, NoReadGrad: cfg.NoReadGrad, SoftStack: cfg.SoftStack}
 	s := &setup{lang: lang}
 	var hints *program.Program // Validate allows hints for the nspda only
 	if cfg.Hints > 0 {
@@ -361,6 +361,7 @@ func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train
 }
 
 func settings(cfg Config, exs []train.Example) (train.Settings, error) {
+	beta0, growth := cfg.softSchedule()
 	lengths := make([]int, len(exs))
 	for i, e := range exs {
 		lengths[i] = len(e.Syms)
@@ -382,6 +383,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts,
+		SoftStackBeta0: beta0, SoftStackGrowth: growth,
 	}, nil
 }
 

@@ -29,6 +29,9 @@ type Options struct {
 	// NoReadGrad (nspda) zeroes the derivative of the pending read through
 	// the decisive action neuron, an ablation (docs/design.md section 5).
 	NoReadGrad bool
+	// SoftStack (nspda) trains through a superposition stack instead of
+	// the digital one; evaluation stays digital (docs/design.md section 8b).
+	SoftStack bool
 }
 
 // Spec describes one model kind for the registry.

@@ -52,6 +52,27 @@ type Settings struct {
 	// its patience runs out; the curriculum and the optimizer start afresh,
 	// and the best weights over every start are kept.
 	Restarts int
+	// SoftStackBeta0, when positive, anneals the sharpness of a net's
+	// training-mode stack (Sharpener): epoch e of each start (0-based,
+	// counted from the start's first epoch) runs at
+	// β_e = SoftStackBeta0·SoftStackGrowth^e (growth 0: 1, constant).
+	SoftStackBeta0  float64
+	SoftStackGrowth float64
+}
+
+// Sharpener is a net whose training-mode forward pass has a sharpness that
+// the trainer anneals (the NSPDA's superposition stack).
+type Sharpener interface {
+	SetSharpness(beta float64)
+}
+
+// sharpness is β for epoch e of a start (Settings.SoftStackBeta0).
+func (set Settings) sharpness(e int) float64 {
+	g := set.SoftStackGrowth
+	if g == 0 {
+		g = 1
+	}
+	return set.SoftStackBeta0 * math.Pow(g, float64(e))
 }
 
 // Env is what is trained, on what.
@@ -90,6 +111,9 @@ type Metrics struct {
 	// SelectAcc is the % of Env.Select classified correctly (with
 	// Settings.Patience only).
 	SelectAcc *float64 `json:"select_acc,omitempty"`
+	// Beta is the training stack's sharpness this epoch (with
+	// Settings.SoftStackBeta0 only).
+	Beta float64 `json:"beta,omitempty"`
 }
 
 // Checkpoint is everything needed to continue a run after the epoch it was
@@ -117,6 +141,9 @@ type Checkpoint struct {
 	Selection *Selection `json:"selection,omitempty"`
 	// Restart counts the restarts so far (Settings.Restarts).
 	Restart int `json:"restart,omitempty"`
+	// StartEpoch is the epoch the current start began after (with
+	// Settings.SoftStackBeta0 only): the sharpness schedule counts from it.
+	StartEpoch int `json:"start_epoch,omitempty"`
 }
 
 // Selection is the state of a run that selects its weights (Settings.Patience).
@@ -220,6 +247,11 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if sel := st.cp.Selection; sel != nil {
 			lr *= sel.LRFactor
 		}
+		var beta float64
+		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
+			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
+			sh.SetSharpness(beta)
+		}
 		subset := subsetUpTo(env.Train, phase.MaxLen)
 		order.Shuffle(len(subset), func(i, j int) { subset[i], subset[j] = subset[j], subset[i] })
 		nz := set.Noise
@@ -266,7 +298,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		m := Metrics{
 			Epoch: st.cp.Epoch, Chars: st.cp.Chars, Loss: lossSum / float64(max(1, len(subset))),
 			TrainAcc: 100 * report.TrainAcc, ValidAcc: 100 * report.ValidAcc, LR: lr,
-			Stage: phase.Stage, MaxLen: phase.MaxLen, Strings: len(subset),
+			Stage: phase.Stage, MaxLen: phase.MaxLen, Strings: len(subset), Beta: beta,
 		}
 		st.cp.Last = &report
 		if set.KeepBest {
@@ -384,6 +416,9 @@ func (st *runState) restart(env Env, set Settings, fresh []byte) error {
 	}
 	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
 	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor = 0, 1
+	if set.SoftStackBeta0 > 0 {
+		st.cp.StartEpoch = st.cp.Epoch
+	}
 	if st.cp.Adam != nil {
 		st.cp.Adam.Reset()
 	}

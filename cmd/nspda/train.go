@@ -144,6 +144,9 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.StringSliceVar(&cfg.TestData, "test", cfg.TestData, "with --data: test files (repeat or comma-separate); errors are reported per file and per length band")
 	f.StringVar(&cfg.Alphabet, "alphabet", cfg.Alphabet, "with --data: the alphabet in order (default: every symbol of the files, sorted)")
 	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
+	f.BoolVar(&cfg.SoftStack, "soft-stack", cfg.SoftStack, "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)")
+	f.Float64Var(&cfg.SoftBeta0, "soft-beta0", cfg.SoftBeta0, "with --soft-stack: initial sharpness β0 (0: 1)")
+	f.Float64Var(&cfg.SoftGrowth, "soft-growth", cfg.SoftGrowth, fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", experiment.DefaultSoftGrowth))
 }
 
 // hintName is the --hints text of a hint level.

@@ -34,22 +34,34 @@ import (
 // decisive action neuron), an ablation of that gradient path; the forward
 // pass and every other derivative are unchanged.
 //
+// SoftStack replaces, in training mode only, the digital stack and its
+// one-step soft derivative by a superposition stack (soft.go, docs/design.md
+// section 8b): the stack's cells join the recurrent state, s = [z; r; p; S],
+// and the action neurons get credit for every later read their actions
+// change. Evaluation mode (Start with a nil rng) stays digital.
+//
 // In training mode (Start with an rng) every read neuron's value is drawn
 // afresh after each action from the paper's intervals; in evaluation mode the
 // midpoints are used.
 type Net struct {
 	*Model
 	// NoReadGrad zeroes ∂r'/∂v*: the action neurons get no gradient from
-	// the reads their actions cause.
+	// the reads their actions cause (with SoftStack: ∂π/∂v = 0).
 	NoReadGrad bool
-	stack      stack.Digital
-	rng        *rand.Rand
+	// SoftStack trains through the superposition stack (see above).
+	SoftStack bool
+	// Beta is the superposition stack's sharpness β (≤ 0: 1).
+	Beta   float64
+	stack  stack.Digital
+	rng    *rand.Rand
+	soft   bool // this string runs on the superposition stack
+	maxLen int  // the superposition stack holds maxLen+2 cells (Reserve)
 }
 
 var _ nn.Model = (*Net)(nil)
 
 // NewNet wraps m for training; it shares m's parameters.
-func NewNet(m *Model) *Net { return &Net{Model: m} }
+func NewNet(m *Model) *Net { return &Net{Model: m, maxLen: DefaultMaxLen} }
 
 // record holds one iteration.
 type record struct {
@@ -71,14 +83,15 @@ type record struct {
 	rn    []float64 // the pending read after the iteration
 	base  []float64 // this step's drawn read values
 	dpn   []float64 // scratch for StepVJP
+	soft  softRecord
 }
 
 // Params is the flat parameter vector.
 func (n *Net) Params() []float64 { return n.Model.Params }
 
 // StateSize is J + 2R: the state neurons, the read neurons and the pending
-// read.
-func (n *Net) StateSize() int { return n.J + 2*n.R() }
+// read; with SoftStack, plus the D·L cells of the superposition stack.
+func (n *Net) StateSize() int { return n.J + 2*n.R() + n.cellsSize() }
 
 // InputSize is L+1: the alphabet and the end marker.
 func (n *Net) InputSize() int { return n.X() }
@@ -113,13 +126,16 @@ func (n *Net) NewRecord() any {
 // of an empty stack.
 func (n *Net) Start(s []float64, rng *rand.Rand) {
 	n.rng = rng
+	n.soft = n.SoftStack && rng != nil
 	n.stack.Reset()
 	nn.Zero(s[:n.J])
 	s[0] = 1
-	r := s[n.J : n.J+n.R()]
+	J, R := n.J, n.R()
+	r := s[J : J+R]
 	vTop, vPop := n.drawReads(r)
 	fillRead(r, r, -1, -1, vTop, vPop)
-	copy(s[n.J+n.R():], r)
+	copy(s[J+R:J+2*R], r)
+	nn.Zero(s[J+2*R:])
 }
 
 // drawReads draws one step's read values: base[k] is what neuron k reads if
@@ -181,13 +197,19 @@ func (n *Net) Step(recAny any, s, s2 []float64, l int, first, last bool) float64
 		rec.dsig[i] = sg * (1 - sg)
 	}
 	rec.moved = first && l < n.L
+	rec.soft.on = false
 	switch {
+	case rec.moved && n.soft:
+		n.softAct(rec, s[J+2*R:], s2[J+2*R:])
 	case rec.moved:
 		n.act(rec)
 	case first: // the end marker: the stack does not move
 		copy(rec.rn, rec.r)
 	default:
-		copy(rec.rn, s[J+R:])
+		copy(rec.rn, s[J+R:J+2*R])
+	}
+	if !rec.soft.on {
+		copy(s2[J+2*R:], s[J+2*R:])
 	}
 	copy(s2[:J], rec.zn)
 	if last {
@@ -195,7 +217,7 @@ func (n *Net) Step(recAny any, s, s2 []float64, l int, first, last bool) float64
 	} else {
 		copy(s2[J:J+R], rec.r)
 	}
-	copy(s2[J+R:], rec.rn)
+	copy(s2[J+R:J+2*R], rec.rn)
 	o := n.Bo[0]
 	for i, v := range rec.zn {
 		o += n.Wo[i] * v
@@ -336,7 +358,8 @@ func (n *Net) StepVJP(recAny any, ds2, ds, grad []float64) {
 	J := n.J
 	R := n.R()
 	gWs, gBs, gWa, gBa, _, _ := n.grads(grad)
-	dr, dr2, dp, dp2 := ds[J:J+R], ds2[J:J+R], ds[J+R:], ds2[J+R:]
+	dr, dr2, dp, dp2 := ds[J:J+R], ds2[J:J+R], ds[J+R:J+2*R], ds2[J+R:J+2*R]
+	dS, dS2 := ds[J+2*R:], ds2[J+2*R:]
 	// The pending read p' feeds s2's pending slot, and r' too at the last
 	// iteration; r' = r otherwise.
 	dpn := rec.dpn
@@ -350,7 +373,14 @@ func (n *Net) StepVJP(recAny any, ds2, ds, grad []float64) {
 			dr[k] += v
 		}
 	}
+	if !rec.soft.on {
+		for k, v := range dS2 {
+			dS[k] += v
+		}
+	}
 	switch {
+	case rec.soft.on:
+		n.softVJP(rec, dpn, dS2, dS, ds, gWa, gBa)
 	case rec.moved:
 		if rec.noop {
 			for k, v := range dpn {
@@ -453,9 +483,15 @@ func (n *Net) StepJVP(recAny any, ds, ds2 []float64) {
 		ds2[i] = rec.dsig[i] * n.rowJVP(n.Ws, J, i, rec, ds)
 	}
 	R := n.R()
-	dr, dp := ds[J:J+R], ds[J+R:]
-	pn := ds2[J+R:]
+	dr, dp := ds[J:J+R], ds[J+R:J+2*R]
+	pn := ds2[J+R : J+2*R]
+	dS, dS2 := ds[J+2*R:], ds2[J+2*R:]
+	if !rec.soft.on {
+		copy(dS2, dS)
+	}
 	switch {
+	case rec.soft.on:
+		n.softJVP(rec, ds, dS, pn, dS2)
 	case rec.moved:
 		if rec.noop {
 			copy(pn, dr)

@@ -55,6 +55,7 @@ func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 	}
 	n := NewNet(m)
 	n.NoReadGrad = opt.NoReadGrad
+	n.SoftStack = opt.SoftStack
 	return n, nil
 }
 
