@@ -112,7 +112,12 @@ func Extract(m *nspda.Model, opt Options) *Result {
 	if name == "" {
 		name = "extracted"
 	}
-	p, order := e.build(name, class, n, accept, emptyMode)
+	p, order, err := e.build(name, class, n, accept, emptyMode)
+	if err != nil {
+		r.Err = ErrTooManyStates
+		r.Message = fmt.Sprintf("the minimized automaton cannot be written: %v", err)
+		return r
+	}
 	for q, c := range class {
 		if c >= 0 {
 			r.class[q] = order[c]

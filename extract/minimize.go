@@ -88,7 +88,7 @@ type entry struct {
 // one block and input that agree on every top it is reached with become one
 // transition under top "any" (a pop under "any" does nothing on the empty
 // stack, as the network's pop there does).
-func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMode bool) (*grammar.PDA, []int) {
+func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMode bool) (*grammar.PDA, []int, error) {
 	L := e.L
 	table := make([][]entry, n)
 	acc := make([]bool, n)
@@ -145,12 +145,12 @@ func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMo
 	}
 	pda, err := grammar.New(p)
 	if err != nil {
-		panic(fmt.Sprintf("extract: built an invalid PDA: %v", err)) // a bug here
+		return nil, nil, err // too many states; anything else is a bug here
 	}
 	for c := range order {
 		order[c] = order[rep[c]]
 	}
-	return pda, order
+	return pda, order, nil
 }
 
 // fold merges compatible blocks (blocks.merge) and returns the table and
