@@ -64,14 +64,17 @@ type explorer struct {
 	L, maxQ   int
 	states    []State
 	index     map[string]int
-	trans     [][]move // [q][l*(L+1)+k], to = -1 until computed
-	reach     [][]bool // [q][k]
-	acc       [][]int8 // [q][k]: -1 not computed, 0 reject, 1 accept
+	trans     [][]move         // [q][l*(L+1)+k], to = -1 until computed
+	reach     [][]bool         // [q][k]
+	witness   map[[2]int][]int // (q, k) -> a string reaching it
+	acc       [][]int8         // [q][k]: -1 not computed, 0 reject, 1 accept
 	work      [][2]int
 	pops      map[[2]int]*set     // (a, X) -> states after the pop
-	callers   map[[2]int][][2]int // (a, l) -> (q, k) that pushed l into a
+	callers   map[[2]int][][3]int // (a, l) -> (q, k, l) that pushed l into a
 	inherit   map[[2]int]*set     // (d, X) -> states a with Pop[a][X] ⊇ Pop[d][X]
-	popWork   [][3]int            // (a, X, d) to add
+	via       map[[3]int][]int    // (a, d, X) of inherit -> the string from a to d
+	popW      map[[3]int][]int    // (a, X, d) of Pop -> a string from (a, X) to d
+	popWork   []popItem           // pops to add
 	pairs     int                 // reached (q, k) pairs
 	truncated bool
 	stack     [1]int
@@ -119,8 +122,11 @@ func newExplorer(m *nspda.Model, refine, maxStates int) *explorer {
 		run: run, alphabet: m.Alphabet, L: m.L, maxQ: maxStates,
 		index:   map[string]int{},
 		pops:    map[[2]int]*set{},
-		callers: map[[2]int][][2]int{},
+		callers: map[[2]int][][3]int{},
 		inherit: map[[2]int]*set{},
+		witness: map[[2]int][]int{},
+		via:     map[[3]int][]int{},
+		popW:    map[[3]int][]int{},
 	}
 }
 
@@ -197,8 +203,24 @@ func (e *explorer) accepts(q, k int) bool {
 	return ok
 }
 
-func (e *explorer) addReach(q, k int) {
+// cat concatenates strings of symbols into a new slice.
+func cat(parts ...[]int) []int {
+	var out []int
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// popItem is a pop summary to add: d ∈ Pop[a][X], reached by string w.
+type popItem struct {
+	a, X, d int
+	w       []int
+}
+
+func (e *explorer) addReach(q, k int, w []int) {
 	if !e.reach[q][k] {
+		e.witness[[2]int{q, k}] = w
 		e.reach[q][k] = true
 		e.pairs++
 		e.work = append(e.work, [2]int{q, k})
@@ -209,12 +231,12 @@ func (e *explorer) addReach(q, k int) {
 // until nothing new is reached or the state bound is met.
 func (e *explorer) explore() {
 	start := e.state(State{Active: []int{0}, Popped: -1})
-	e.addReach(start, e.L)
+	e.addReach(start, e.L, nil)
 	for (len(e.work) > 0 || len(e.popWork) > 0) && !e.truncated {
 		if n := len(e.popWork); n > 0 {
 			w := e.popWork[n-1]
 			e.popWork = e.popWork[:n-1]
-			e.addPop(w[0], w[1], w[2])
+			e.addPop(w.a, w.X, w.d, w.w)
 			continue
 		}
 		w := e.work[0]
@@ -226,6 +248,7 @@ func (e *explorer) explore() {
 // visit evaluates every input from the reached pair (q, k).
 func (e *explorer) visit(q, k int) {
 	e.accepts(q, k)
+	w := e.witness[[2]int{q, k}]
 	for l := 0; l < e.L; l++ {
 		mv := e.step(q, l, k)
 		if mv.to < 0 {
@@ -235,53 +258,58 @@ func (e *explorer) visit(q, k int) {
 		switch {
 		case mv.op == grammar.Push:
 			c := [2]int{to, l}
-			e.addReach(to, l)
-			e.callers[c] = append(e.callers[c], [2]int{q, k})
+			e.addReach(to, l, cat(w, []int{l}))
+			e.callers[c] = append(e.callers[c], [3]int{q, k, l})
 			for _, d := range members(e.pops, c) {
-				e.returned(q, k, d)
+				e.returned(q, k, l, to, d)
 			}
 		case mv.op == grammar.Pop: // k < L: a pop of the empty stack is a noop
-			e.popWork = append(e.popWork, [3]int{q, k, to})
+			e.popWork = append(e.popWork, popItem{q, k, to, []int{l}})
 		default:
-			e.addReach(to, k)
+			e.addReach(to, k, cat(w, []int{l}))
 			if k < e.L {
-				e.inherits(q, to, k)
+				e.inherits(q, to, k, []int{l})
 			}
 		}
 	}
 }
 
-// returned records that a symbol pushed from (q, k) is popped in state d,
-// which has k on top again.
-func (e *explorer) returned(q, k, d int) {
-	e.addReach(d, k)
+// returned records that symbol l, pushed from (q, k) into state c, is
+// popped in state d, which has k on top again.
+func (e *explorer) returned(q, k, l, c, d int) {
+	u := cat([]int{l}, e.popW[[3]int{c, l, d}])
+	e.addReach(d, k, cat(e.witness[[2]int{q, k}], u))
 	if k < e.L {
-		e.inherits(q, d, k)
+		e.inherits(q, d, k, u)
 	}
 }
 
-// inherits records Pop[a][X] ⊇ Pop[d][X].
-func (e *explorer) inherits(a, d, X int) {
+// inherits records Pop[a][X] ⊇ Pop[d][X], string u leading from (a, X)
+// to (d, X) without popping X.
+func (e *explorer) inherits(a, d, X int, u []int) {
 	c := [2]int{d, X}
 	if !get(e.inherit, c).add(a) {
 		return
 	}
+	e.via[[3]int{a, d, X}] = u
 	for _, s := range members(e.pops, c) {
-		e.popWork = append(e.popWork, [3]int{a, X, s})
+		e.popWork = append(e.popWork, popItem{a, X, s, cat(u, e.popW[[3]int{d, X, s}])})
 	}
 }
 
-// addPop adds d to Pop[a][X] and propagates it to the pushers of X into a
-// and to the states that inherit a's summary.
-func (e *explorer) addPop(a, X, d int) {
+// addPop adds d to Pop[a][X] (string w popping X from (a, X) into d) and
+// propagates it to the pushers of X into a and to the states that inherit
+// a's summary.
+func (e *explorer) addPop(a, X, d int, w []int) {
 	c := [2]int{a, X}
 	if !get(e.pops, c).add(d) {
 		return
 	}
-	for _, qk := range e.callers[c] {
-		e.returned(qk[0], qk[1], d)
+	e.popW[[3]int{a, X, d}] = w
+	for _, qkl := range e.callers[c] {
+		e.returned(qkl[0], qkl[1], qkl[2], a, d)
 	}
 	for _, b := range members(e.inherit, c) {
-		e.popWork = append(e.popWork, [3]int{b, X, d})
+		e.popWork = append(e.popWork, popItem{b, X, d, cat(e.via[[3]int{b, a, X}], w)})
 	}
 }

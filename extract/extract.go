@@ -134,7 +134,7 @@ func Extract(m *nspda.Model, opt Options) *Result {
 func (e *explorer) acceptance() ([]bool, bool, error) {
 	anyOK, emptyOK := true, true
 	accept := make([]bool, len(e.states))
-	var mixed, topped int = -1, -1
+	var mixed, topped [2]int
 	for q := range e.states {
 		first := -1
 		for k := 0; k <= e.L; k++ {
@@ -142,18 +142,15 @@ func (e *explorer) acceptance() ([]bool, bool, error) {
 				continue
 			}
 			a := e.accepts(q, k)
-			v := int(e.acc[q][k])
-			if first < 0 {
+			if v := int(e.acc[q][k]); first < 0 {
 				first = v
 			} else if v != first && anyOK {
-				anyOK, mixed = false, q
+				anyOK, mixed = false, [2]int{q, k}
 			}
 			if a && k < e.L && emptyOK {
-				emptyOK, topped = false, q
+				emptyOK, topped = false, [2]int{q, k}
 			}
-			if a {
-				accept[q] = true
-			}
+			accept[q] = accept[q] || a
 		}
 	}
 	switch {
@@ -166,14 +163,28 @@ func (e *explorer) acceptance() ([]bool, bool, error) {
 		return accept, true, nil
 	}
 	return nil, false, fmt.Errorf("the network's verdict depends on the stack's top in a way a PDA file cannot say: "+
-		"state %s accepts or rejects depending on the symbol on top, and state %s accepts with a symbol on top",
+		"its verdict in one state depends on the symbol on top (%s), and it accepts with a symbol on top (%s)",
 		e.describe(mixed), e.describe(topped))
 }
 
-// describe names an explored state by its active neurons and popped symbol.
-func (e *explorer) describe(q int) string {
-	s := e.states[q]
-	return fmt.Sprintf("{z%v popped %d}", s.Active, s.Popped)
+// describe names a reached pair by a string that reaches it and the
+// network's verdict there.
+func (e *explorer) describe(qk [2]int) string {
+	q, k := qk[0], qk[1]
+	top := "the empty stack"
+	if k < e.L {
+		top = fmt.Sprintf("%q on top", e.alphabet[k])
+	}
+	verdict := "rejects"
+	if e.acc[q][k] == 1 {
+		verdict = "accepts"
+	}
+	w := e.witness[qk]
+	s := make([]rune, len(w))
+	for i, l := range w {
+		s[i] = e.alphabet[l]
+	}
+	return fmt.Sprintf("%s %q, with %s", verdict, string(s), top)
 }
 
 // live marks the states from which some accepting state is reachable
