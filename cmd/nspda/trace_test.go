@@ -40,7 +40,6 @@ func dumpDOM(t *testing.T, browser, url string) string {
 	return string(out)
 }
 
-
 func attr(dom, name string) string {
 	m := regexp.MustCompile(`<body[^>]*\bdata-` + name + `="([^"]*)"`).FindStringSubmatch(dom)
 	if m == nil {
