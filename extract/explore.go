@@ -50,6 +50,12 @@ type move struct {
 	op grammar.Op
 }
 
+// summariesPerState bounds the pop summaries allowed per state bound: a
+// network whose states pop into almost any other state costs O(states²)
+// summaries, each with a witness string, and is better refused than waited
+// for.
+const summariesPerState = 16
+
 // explorer finds the configurations (state, top) a network reaches from its
 // start and the network's transitions from them, by pushdown saturation:
 // only pairs that some input string reaches are evaluated.
@@ -76,6 +82,7 @@ type explorer struct {
 	popW      map[[3]int][]int    // (a, X, d) of Pop -> a string from (a, X) to d
 	popWork   []popItem           // pops to add
 	pairs     int                 // reached (q, k) pairs
+	summaries int                 // entries of Pop
 	truncated bool
 	stack     [1]int
 }
@@ -203,9 +210,26 @@ func (e *explorer) accepts(q, k int) bool {
 	return ok
 }
 
-// cat concatenates strings of symbols into a new slice.
+// maxWitness bounds a witness string's length: chains of summaries can
+// double it at every link.
+const maxWitness = 2048
+
+// tooLong stands for a witness longer than maxWitness.
+var tooLong = []int{-1}
+
+// cat concatenates strings of symbols into a new slice, or returns tooLong.
 func cat(parts ...[]int) []int {
-	var out []int
+	n := 0
+	for _, p := range parts {
+		if len(p) > 0 && p[0] < 0 {
+			return tooLong
+		}
+		n += len(p)
+	}
+	if n > maxWitness {
+		return tooLong
+	}
+	out := make([]int, 0, n)
 	for _, p := range parts {
 		out = append(out, p...)
 	}
@@ -306,6 +330,10 @@ func (e *explorer) addPop(a, X, d int, w []int) {
 		return
 	}
 	e.popW[[3]int{a, X, d}] = w
+	if e.summaries++; e.summaries > e.maxQ*summariesPerState {
+		e.truncated = true
+		return
+	}
 	for _, qkl := range e.callers[c] {
 		e.returned(qkl[0], qkl[1], qkl[2], a, d)
 	}

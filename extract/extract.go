@@ -10,7 +10,7 @@ import (
 )
 
 // DefaultMaxStates bounds the control states exploration evaluates.
-const DefaultMaxStates = 20000
+const DefaultMaxStates = 2000
 
 // Options are extraction's settings; the zero value uses the defaults.
 type Options struct {
@@ -90,8 +90,10 @@ func Extract(m *nspda.Model, opt Options) *Result {
 	}
 	if e.truncated {
 		r.Err = ErrTooManyStates
-		r.Message = fmt.Sprintf("the network's state vector took more than %d values (with the symbol last popped) within reach: "+
-			"it does not behave as a finite control of that size (a counter in the state neurons?); no PDA was written", maxQ)
+		r.Message = fmt.Sprintf("the network's state vector took more than %d values (with the symbol last popped) within reach, "+
+			"or its pops lead from almost any state to almost any other (more than %d summaries): "+
+			"it does not behave as a finite control of that size (a counter in the state neurons?); no PDA was written (%d states explored)",
+			maxQ, maxQ*summariesPerState, len(e.states))
 		return r
 	}
 	accept, emptyMode, err := e.acceptance()
@@ -180,6 +182,9 @@ func (e *explorer) describe(qk [2]int) string {
 		verdict = "accepts"
 	}
 	w := e.witness[qk]
+	if len(w) > 0 && w[0] < 0 {
+		return fmt.Sprintf("%s a string of more than %d symbols, with %s", verdict, maxWitness, top)
+	}
 	s := make([]rune, len(w))
 	for i, l := range w {
 		s[i] = e.alphabet[l]
