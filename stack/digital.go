@@ -59,6 +59,15 @@ func (d *Digital) Apply(op grammar.Op, sym int) {
 	}
 }
 
+// Set makes the stack hold syms (bottom first, copied) with popped as the
+// symbol removed by the last action (-1 for none), as if it had got there by
+// a run; EmptyPops is reset.
+func (d *Digital) Set(syms []int, popped int) {
+	d.s = append(d.s[:0], syms...)
+	d.popped = popped
+	d.EmptyPops = 0
+}
+
 // Len is the number of symbols on the stack.
 func (d *Digital) Len() int { return len(d.s) }
 

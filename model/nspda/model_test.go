@@ -333,3 +333,33 @@ func TestDiscretize(t *testing.T) {
 		t.Error("the original model was modified or nothing changed")
 	}
 }
+
+// TestSetConfig checks that a runner put into the configuration another run
+// reached continues exactly as that run does.
+func TestSetConfig(t *testing.T) {
+	m, err := New(Shape{Order: Third, L: 2, J: 5, A: 2}, []rune("ab"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range m.Params {
+		m.Params[i] = rng.NormFloat64()
+	}
+	syms := []int{0, 0, 1, 0, 1, 1, 0, 1, 1, 1}
+	a, b := m.NewRunner(), m.NewRunner()
+	for cut := range syms {
+		a.Reset()
+		for _, l := range syms[:cut] {
+			a.Step(l)
+		}
+		b.SetConfig(append([]int(nil), a.Active()...), a.Stack.Symbols(), a.Stack.Popped())
+		if a.Prediction() != b.Prediction() {
+			t.Fatalf("cut %d: prediction %v after SetConfig, want %v", cut, b.Prediction(), a.Prediction())
+		}
+		for _, l := range append(syms[cut:], m.L) {
+			if oa, ob := a.Step(l), b.Step(l); oa != ob || a.Prediction() != b.Prediction() {
+				t.Fatalf("cut %d: runs differ after SetConfig", cut)
+			}
+		}
+	}
+}

@@ -56,7 +56,7 @@ type Runner struct {
 	m *Model
 
 	// Refine is the number of state iterations per symbol (default
-	// m.EvalRefine); the stack action comes from the last one.
+	// m.EvalRefine); the stack action comes from the state before the first.
 	Refine int
 	// Reads are the read neurons' values (default stack.EvalReads).
 	Reads stack.Reads
@@ -99,6 +99,26 @@ func (r *Runner) Reset() {
 	r.z[0] = 1
 	r.active = append(r.active[:0], 0)
 	r.Stack.Reset()
+	r.Stack.Read(r.r, r.Reads)
+	r.y = r.output()
+	r.op = grammar.Noop
+}
+
+// SetConfig puts the runner in an arbitrary configuration: the state
+// neurons in active on (indices below J, increasing) and every other off, the
+// stack holding syms (bottom first) with popped as the symbol the last action
+// removed (-1 for none). The read neurons and the prediction are refreshed
+// as after a step. Extraction uses it to evaluate the network at any
+// configuration it has seen.
+func (r *Runner) SetConfig(active, syms []int, popped int) {
+	for j := range r.z {
+		r.z[j] = 0
+	}
+	for _, j := range active {
+		r.z[j] = 1
+	}
+	r.active = append(r.active[:0], active...)
+	r.Stack.Set(syms, popped)
 	r.Stack.Read(r.r, r.Reads)
 	r.y = r.output()
 	r.op = grammar.Noop

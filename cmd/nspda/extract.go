@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/extract"
+	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/limits"
+	"github.com/nspda/nspda/model/nspda"
+)
+
+// Bounds of extract: the strings it compares exhaustively, the control
+// states it explores.
+const (
+	maxExhaustive = 1 << 26
+	maxExplore    = 1 << 20
+)
+
+func newExtract() *cobra.Command {
+	var (
+		mpath, out, gname, sets, dotPath, report string
+		maxLen, refine, maxStates                int
+		seed                                     uint64
+	)
+	cmd := &cobra.Command{
+		Use:   "extract --model M.json --out P.yaml [--grammar G] [--max-len N] [--dot F.dot] [--report R.json]",
+		Short: "Read the PDA a trained NSPDA implements",
+		Long: `extract explores the configurations an NSPDA reaches (its binary state vector,
+the symbol its last action popped, the top of its stack), reads its
+transitions and accepting states, minimizes the automaton, and writes it as a
+PDA file that program, generate, eval and classify read (docs/design.md
+section 9). It then compares the PDA with the network on every string up to
+--max-len and, with --grammar, with the target language on those strings and
+on --sets, printing the shortest strings on which they differ.
+
+A network whose state vector takes more than --max-states values, or whose
+verdict depends on the stack's top in a way a PDA file cannot say, gets a
+message and a partial --report, and no PDA file (exit status 1).
+
+--dot writes the automaton in Graphviz's DOT language and, when Graphviz's
+dot is on PATH, beside it the same name with .svg.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if out == "" {
+				return usagef("--out is required")
+			}
+			if maxLen < 0 {
+				return usagef("--max-len must be at least 0")
+			}
+			if maxStates < 1 || maxStates > maxExplore {
+				return usagef("--max-states must be between 1 and %d", maxExplore)
+			}
+			net, refineOf, err := loadNSPDA(mpath)
+			if err != nil {
+				return err
+			}
+			if n := exhaustiveCount(net.L, maxLen); n > maxExhaustive {
+				return usagef("--max-len %d means %.0f strings over %d symbols; at most %d", maxLen, n, net.L, maxExhaustive)
+			}
+			opt := extract.CheckOptions{MaxLen: maxLen, Seed: seed}
+			opt.Refine, opt.MaxStates = refineOf, maxStates
+			opt.Name = strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+			if cmd.Flags().Changed("refine") {
+				if refine < 1 || refine > limits.Refine {
+					return usagef("--refine must be between 1 and %d", limits.Refine)
+				}
+				opt.Refine = refine
+			}
+			if gname != "" {
+				if opt.Target, err = grammar.Load(gname); err != nil {
+					return err
+				}
+				if string(opt.Target.PDA.Alphabet) != string(net.Alphabet) {
+					return fmt.Errorf("model alphabet %q does not match grammar %s's alphabet %q", string(net.Alphabet), opt.Target.Name, string(opt.Target.PDA.Alphabet))
+				}
+				opt.Sets = splitList(sets)
+				for _, name := range opt.Sets {
+					if _, err := dataset.DefaultSpec(name); err != nil {
+						return usagef("--sets: %v", err)
+					}
+				}
+			}
+			res, rep, err := extract.Check(net, opt)
+			if err != nil {
+				return err
+			}
+			if report != "" {
+				if err := writeJSON(report, rep); err != nil {
+					return err
+				}
+			}
+			w := cmd.OutOrStdout()
+			if res.PDA == nil || !rep.OK {
+				return fmt.Errorf("cannot extract a PDA from %s: %s", mpath, rep.Message)
+			}
+			comment := fmt.Sprintf("extracted by nspda extract from %s (order %d, J=%d, K=%d)", mpath, rep.Order, rep.J, rep.Refine)
+			if err := atomicfile.WriteFile(out, res.PDA.MarshalSpec(comment)); err != nil {
+				return err
+			}
+			printExtract(w, rep, out)
+			if dotPath != "" {
+				return writeDot(w, res.PDA, dotPath)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&mpath, "model", "", "NSPDA model file")
+	f.StringVar(&out, "out", "", "PDA spec file to write (YAML)")
+	f.StringVar(&gname, "grammar", "", "target language: a built-in name or a PDA .yaml file")
+	f.IntVar(&maxLen, "max-len", 10, "compare on every string up to this length")
+	f.StringVar(&sets, "sets", "test960", "comma-separated named splits of --grammar to compare on")
+	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
+	f.StringVar(&dotPath, "dot", "", "write the automaton in DOT to `FILE` (and FILE's .svg with Graphviz)")
+	f.StringVar(&report, "report", "", "write the JSON report to `FILE`")
+	f.IntVar(&refine, "refine", 0, "state iterations per symbol (default: the model's eval_refine)")
+	f.IntVar(&maxStates, "max-states", extract.DefaultMaxStates, "give up beyond this many distinct (state vector, popped) pairs")
+	return cmd
+}
+
+// loadNSPDA reads --model, which must be an NSPDA, with its refinement.
+func loadNSPDA(path string) (*nspda.Model, int, error) {
+	m, err := loadModel(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	net, ok := m.Model.(*nspda.Net)
+	if !ok {
+		return nil, 0, fmt.Errorf("%s is a %s model; only an NSPDA has a state and a stack to read", path, m.Kind())
+	}
+	return net.Model, m.refine, nil
+}
+
+// exhaustiveCount is Σ_{n ≤ maxLen} L^n.
+func exhaustiveCount(L, maxLen int) float64 {
+	n := 0.0
+	for i := 0; i <= maxLen; i++ {
+		n += math.Pow(float64(L), float64(i))
+	}
+	return n
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	return atomicfile.WriteFile(path, append(data, '\n'))
+}
+
+// printExtract summarizes a successful extraction.
+func printExtract(w io.Writer, rep *extract.Report, out string) {
+	fmt.Fprintf(w, "extracted %d states (%d control states explored, %d live) from an order-%d NSPDA (J=%d, K=%d) in %.2fs -> %s\n",
+		rep.States, rep.Explored, rep.Live, rep.Order, rep.J, rep.Refine, rep.ExtractSeconds, out)
+	c := rep.Comparison
+	strs, netDis, tgtDis := 0, 0, 0
+	var sets []string
+	for _, a := range c.Agreements {
+		netDis += a.NetworkDisagree
+		tgtDis += a.TargetDisagree
+		if a.Name == "" {
+			strs += a.Strings
+		} else {
+			sets = append(sets, fmt.Sprintf("%s (%d strings)", a.Name, a.Strings))
+		}
+	}
+	where := fmt.Sprintf("every string up to length %d (%d)", rep.MaxLen, strs)
+	if len(sets) > 0 {
+		where += " and " + strings.Join(sets, ", ")
+	}
+	fmt.Fprintf(w, "network: agrees on %s\n", where)
+	if rep.Grammar == "" {
+		return
+	}
+	if tgtDis == 0 {
+		fmt.Fprintf(w, "target %s (%d states): agrees on %s\n", rep.Grammar, rep.ReferenceStates, where)
+		return
+	}
+	fmt.Fprintf(w, "target %s (%d states): differs on %d of the strings compared; the shortest:\n", rep.Grammar, rep.ReferenceStates, tgtDis)
+	for _, ce := range c.TargetCounter {
+		fmt.Fprintf(w, "  %-24s extracted %s, %s %s\n", quoteShort(ce.String), verdict(ce.Extracted), rep.Grammar, verdict(ce.Other))
+	}
+}
+
+func verdict(ok bool) string {
+	if ok {
+		return "accepts"
+	}
+	return "rejects"
+}
+
+// writeDot writes the DOT drawing and, with Graphviz, the SVG beside it.
+func writeDot(w io.Writer, p *grammar.PDA, path string) error {
+	src, err := extract.Dot(p)
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(path, src); err != nil {
+		return err
+	}
+	svg, ok, err := extract.SVG(src)
+	if !ok {
+		fmt.Fprintf(w, "drawing -> %s (Graphviz's dot is not installed: no SVG)\n", path)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	svgPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".svg"
+	if err := atomicfile.WriteFile(svgPath, svg); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "drawing -> %s, %s\n", path, svgPath)
+	return nil
+}

@@ -1,0 +1,31 @@
+package extract
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/nspda/nspda/grammar"
+)
+
+func TestDot(t *testing.T) {
+	l, _ := grammar.Builtin("dyck2")
+	src, err := Dot(l.PDA)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"doublecircle", `"(, * / push`, "e_q1_q1", "s_q0"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("DOT lacks %q:\n%s", want, src)
+		}
+	}
+	svg, ok, err := SVG(src)
+	if !ok {
+		t.Skip("graphviz dot is not installed; the SVG is not checked")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(svg), `id="s_q1"`) {
+		t.Errorf("the SVG lacks the state's id")
+	}
+}

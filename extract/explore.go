@@ -1,0 +1,343 @@
+// Package extract reads the pushdown automaton a trained or programmed NSPDA
+// implements (docs/design.md section 9), minimizes it, writes it as a spec
+// file, compares it with the network and with a target language, and draws
+// it.
+//
+// In evaluation mode the network is a deterministic machine over a digital
+// stack: its state neurons are binary, its read neurons show only the top of
+// the stack and the symbol the last action popped, and its input is one-hot.
+// A symbol l read in state vector z, with top k and last-popped symbol p,
+// gives the next vector z' = F^K(z, r(k, p), l) (K the refinement), the
+// stack operation op = D(z, r(k, p), l), and the next last-popped symbol
+// p' = k after a pop of a non-empty stack, none otherwise. So the pair
+// (z, p) is a finite control over the stack of exactly the class of PDAs
+// package grammar reads, and extraction is exact, not approximate: the
+// explored automaton accepts the network's language. What can fail is size
+// (the vector takes too many values within reach) and acceptance (the
+// network's verdict at the end marker depends on the top in a way the spec
+// format cannot say); both are reported, never hidden.
+package extract
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/model/nspda"
+)
+
+// State is one extracted control state: the state neurons on after a symbol
+// and the symbol that symbol's action popped (-1 for none).
+type State struct {
+	Active []int
+	Popped int
+}
+
+// key identifies a State in a map.
+func (s State) key() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d:", s.Popped)
+	for _, j := range s.Active {
+		fmt.Fprintf(&b, "%d,", j)
+	}
+	return b.String()
+}
+
+// move is a transition of the explored automaton.
+type move struct {
+	to int32
+	op grammar.Op
+}
+
+// summariesPerState bounds the pop summaries allowed per state bound: a
+// network whose states pop into almost any other state costs O(states²)
+// summaries, each with a witness string, and is better refused than waited
+// for.
+const summariesPerState = 16
+
+// explorer finds the configurations (state, top) a network reaches from its
+// start and the network's transitions from them, by pushdown saturation:
+// only pairs that some input string reaches are evaluated.
+//
+// Pop[a][X] is the set of states the network can be in right after it pops
+// X, having started at a with X on top. Then (q, k) reached and a push of l
+// into a reach (a, l), and every d in Pop[a][l] reaches (d, k) again; Pop
+// summaries grow through noops and completed push/pop pairs above X.
+type explorer struct {
+	run       *nspda.Runner
+	alphabet  []rune
+	L, maxQ   int
+	states    []State
+	index     map[string]int
+	trans     [][]move         // [q][l*(L+1)+k], to = -1 until computed
+	reach     [][]bool         // [q][k]
+	witness   map[[2]int][]int // (q, k) -> a string reaching it
+	acc       [][]int8         // [q][k]: -1 not computed, 0 reject, 1 accept
+	work      [][2]int
+	pops      map[[2]int]*set     // (a, X) -> states after the pop
+	callers   map[[2]int][][3]int // (a, l) -> (q, k, l) that pushed l into a
+	inherit   map[[2]int]*set     // (d, X) -> states a with Pop[a][X] ⊇ Pop[d][X]
+	via       map[[3]int][]int    // (a, d, X) of inherit -> the string from a to d
+	popW      map[[3]int][]int    // (a, X, d) of Pop -> a string from (a, X) to d
+	popWork   []popItem           // pops to add
+	pairs     int                 // reached (q, k) pairs
+	summaries int                 // entries of Pop
+	truncated bool
+	stack     [1]int
+}
+
+// set is a set of states that iterates in insertion order, so that
+// exploration is deterministic.
+type set struct {
+	list []int
+	has  map[int]bool
+}
+
+// add adds q and reports whether it was new.
+func (s *set) add(q int) bool {
+	if s.has[q] {
+		return false
+	}
+	s.has[q] = true
+	s.list = append(s.list, q)
+	return true
+}
+
+// get returns m's set at c, creating it.
+func get(m map[[2]int]*set, c [2]int) *set {
+	s := m[c]
+	if s == nil {
+		s = &set{has: map[int]bool{}}
+		m[c] = s
+	}
+	return s
+}
+
+// members lists m's set at c (nil for none).
+func members(m map[[2]int]*set, c [2]int) []int {
+	if s := m[c]; s != nil {
+		return s.list
+	}
+	return nil
+}
+
+func newExplorer(m *nspda.Model, refine, maxStates int) *explorer {
+	run := m.NewRunner()
+	run.Refine = refine
+	return &explorer{
+		run: run, alphabet: m.Alphabet, L: m.L, maxQ: maxStates,
+		index:   map[string]int{},
+		pops:    map[[2]int]*set{},
+		callers: map[[2]int][][3]int{},
+		inherit: map[[2]int]*set{},
+		witness: map[[2]int][]int{},
+		via:     map[[3]int][]int{},
+		popW:    map[[3]int][]int{},
+	}
+}
+
+// state returns the index of s, adding it; -1 when the bound is reached.
+func (e *explorer) state(s State) int {
+	k := s.key()
+	if q, ok := e.index[k]; ok {
+		return q
+	}
+	if len(e.states) >= e.maxQ {
+		e.truncated = true
+		return -1
+	}
+	q := len(e.states)
+	e.index[k] = q
+	e.states = append(e.states, s)
+	tr := make([]move, e.L*(e.L+1))
+	for i := range tr {
+		tr[i].to = -1
+	}
+	e.trans = append(e.trans, tr)
+	e.reach = append(e.reach, make([]bool, e.L+1))
+	acc := make([]int8, e.L+1)
+	for i := range acc {
+		acc[i] = -1
+	}
+	e.acc = append(e.acc, acc)
+	return q
+}
+
+// set puts the runner in state q with top k (k = L: empty stack).
+func (e *explorer) set(q, k int) {
+	syms := e.stack[:0]
+	if k < e.L {
+		syms = e.stack[:1]
+		syms[0] = k
+	}
+	s := e.states[q]
+	e.run.SetConfig(s.Active, syms, s.Popped)
+}
+
+// step returns the network's transition from (q, k) on l; to is -1 when
+// the state bound is reached. A pop of the empty stack is a no-op.
+func (e *explorer) step(q, l, k int) move {
+	mv := &e.trans[q][l*(e.L+1)+k]
+	if mv.to >= 0 {
+		return *mv
+	}
+	e.set(q, k)
+	op := e.run.Step(l)
+	if op == grammar.Pop && k == e.L {
+		op = grammar.Noop
+	}
+	to := e.state(State{Active: slices.Clone(e.run.Active()), Popped: e.run.Stack.Popped()})
+	if to < 0 {
+		return move{to: -1}
+	}
+	*mv = move{to: int32(to), op: op}
+	return *mv
+}
+
+// accepts reports the network's verdict at the end marker in (q, k).
+func (e *explorer) accepts(q, k int) bool {
+	if a := e.acc[q][k]; a >= 0 {
+		return a == 1
+	}
+	e.set(q, k)
+	e.run.Step(e.L)
+	ok := e.run.Prediction() > 0.5
+	e.acc[q][k] = 0
+	if ok {
+		e.acc[q][k] = 1
+	}
+	return ok
+}
+
+// maxWitness bounds a witness string's length: chains of summaries can
+// double it at every link.
+const maxWitness = 2048
+
+// tooLong stands for a witness longer than maxWitness.
+var tooLong = []int{-1}
+
+// cat concatenates strings of symbols into a new slice, or returns tooLong.
+func cat(parts ...[]int) []int {
+	n := 0
+	for _, p := range parts {
+		if len(p) > 0 && p[0] < 0 {
+			return tooLong
+		}
+		n += len(p)
+	}
+	if n > maxWitness {
+		return tooLong
+	}
+	out := make([]int, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// popItem is a pop summary to add: d ∈ Pop[a][X], reached by string w.
+type popItem struct {
+	a, X, d int
+	w       []int
+}
+
+func (e *explorer) addReach(q, k int, w []int) {
+	if !e.reach[q][k] {
+		e.witness[[2]int{q, k}] = w
+		e.reach[q][k] = true
+		e.pairs++
+		e.work = append(e.work, [2]int{q, k})
+	}
+}
+
+// run explores from the start (neuron 0 on, nothing popped, empty stack)
+// until nothing new is reached or the state bound is met.
+func (e *explorer) explore() {
+	start := e.state(State{Active: []int{0}, Popped: -1})
+	e.addReach(start, e.L, nil)
+	for (len(e.work) > 0 || len(e.popWork) > 0) && !e.truncated {
+		if n := len(e.popWork); n > 0 {
+			w := e.popWork[n-1]
+			e.popWork = e.popWork[:n-1]
+			e.addPop(w.a, w.X, w.d, w.w)
+			continue
+		}
+		w := e.work[0]
+		e.work = e.work[1:]
+		e.visit(w[0], w[1])
+	}
+}
+
+// visit evaluates every input from the reached pair (q, k).
+func (e *explorer) visit(q, k int) {
+	e.accepts(q, k)
+	w := e.witness[[2]int{q, k}]
+	for l := 0; l < e.L; l++ {
+		mv := e.step(q, l, k)
+		if mv.to < 0 {
+			return
+		}
+		to := int(mv.to)
+		switch {
+		case mv.op == grammar.Push:
+			c := [2]int{to, l}
+			e.addReach(to, l, cat(w, []int{l}))
+			e.callers[c] = append(e.callers[c], [3]int{q, k, l})
+			for _, d := range members(e.pops, c) {
+				e.returned(q, k, l, to, d)
+			}
+		case mv.op == grammar.Pop: // k < L: a pop of the empty stack is a noop
+			e.popWork = append(e.popWork, popItem{q, k, to, []int{l}})
+		default:
+			e.addReach(to, k, cat(w, []int{l}))
+			if k < e.L {
+				e.inherits(q, to, k, []int{l})
+			}
+		}
+	}
+}
+
+// returned records that symbol l, pushed from (q, k) into state c, is
+// popped in state d, which has k on top again.
+func (e *explorer) returned(q, k, l, c, d int) {
+	u := cat([]int{l}, e.popW[[3]int{c, l, d}])
+	e.addReach(d, k, cat(e.witness[[2]int{q, k}], u))
+	if k < e.L {
+		e.inherits(q, d, k, u)
+	}
+}
+
+// inherits records Pop[a][X] ⊇ Pop[d][X], string u leading from (a, X)
+// to (d, X) without popping X.
+func (e *explorer) inherits(a, d, X int, u []int) {
+	c := [2]int{d, X}
+	if !get(e.inherit, c).add(a) {
+		return
+	}
+	e.via[[3]int{a, d, X}] = u
+	for _, s := range members(e.pops, c) {
+		e.popWork = append(e.popWork, popItem{a, X, s, cat(u, e.popW[[3]int{d, X, s}])})
+	}
+}
+
+// addPop adds d to Pop[a][X] (string w popping X from (a, X) into d) and
+// propagates it to the pushers of X into a and to the states that inherit
+// a's summary.
+func (e *explorer) addPop(a, X, d int, w []int) {
+	c := [2]int{a, X}
+	if !get(e.pops, c).add(d) {
+		return
+	}
+	e.popW[[3]int{a, X, d}] = w
+	if e.summaries++; e.summaries > e.maxQ*summariesPerState {
+		e.truncated = true
+		return
+	}
+	for _, qkl := range e.callers[c] {
+		e.returned(qkl[0], qkl[1], qkl[2], a, d)
+	}
+	for _, b := range members(e.inherit, c) {
+		e.popWork = append(e.popWork, popItem{b, X, d, cat(e.via[[3]int{b, a, X}], w)})
+	}
+}
