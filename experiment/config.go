@@ -158,8 +158,7 @@ var Recipes = []string{"default", "paper", "data"}
 // Adam with minibatches and norm clipping, the standard curriculum, and
 // selection on longer strings with patience and restarts; or "data", the
 // default with what needs no automaton in place of the PDA's targets: the
-// loss on the final step, the language-model head, and the superposition
-// stack in training (design.md section 8b).
+// paper's per-step copied label and the language-model head.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	switch name {
@@ -172,7 +171,7 @@ func Recipe(name string) (Config, error) {
 		return c, nil
 	case "data":
 		c, _ = Recipe("default")
-		c.Loss, c.NextWeight, c.LMWeight, c.SoftStack = "final", 0, 1, true
+		c.Loss, c.NextWeight, c.LMWeight = "", 0, 1
 		return c, nil
 	}
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
