@@ -45,6 +45,7 @@ type Table struct {
 	Columns    []Column
 	Cells      [][]Cell // [row][column]
 	Programmed bool     // cells are programmed networks, evaluated directly: nothing to train
+	Budgets    string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
 	Options    GridOptions
 }
 
@@ -433,6 +434,8 @@ func learningTable(opt GridOptions) *Table {
 	t := &Table{
 		Name:  "learning",
 		Title: "What makes the NSPDA learn: each recipe on every language (M1 = 2nd order, M2 = 3rd order)",
+		Budgets: "the paper rows: the paper's budgets (at most 500 epochs), each run's weights of its last epoch (Algorithm 1); " +
+			"the other rows: at most 400 epochs, each run's weights selected on the training and select sets (--patience)",
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–40 with patience 20 and " +

@@ -39,6 +39,9 @@ func WriteReport(ctx context.Context, t *Table, s Store, o ReportOptions) ([]str
 		return nil, err
 	}
 	var src Source = StoreSource{s}
+	if t.Budgets != "" {
+		o.Provenance.Budgets = t.Budgets
+	}
 	if t.Programmed {
 		o.Provenance.NoTraining = true
 		ps := &ProgrammedSource{}

@@ -166,6 +166,9 @@ type Provenance struct {
 	Seeds      int
 	Quick      bool
 	NoTraining bool   // the table's networks are programmed, not trained
+	// Budgets, when set, says what the runs' budgets and final weights are
+	// instead of the paper's (a table whose rows differ in them).
+	Budgets string
 	KeepBest   bool   // runs end with their best-validation weights
 	Cores      int    // runtime.NumCPU()
 	GoVersion  string // runtime.Version()
@@ -187,6 +190,8 @@ func (p Provenance) Lines() []string {
 	}
 	switch {
 	case p.NoTraining:
+	case p.Budgets != "" && !p.Quick:
+		budget = p.Budgets
 	case p.KeepBest:
 		budget += "; each run's weights of its best epoch on the validation set (--keep-best)"
 	default:
