@@ -261,8 +261,12 @@ func newProgress(w io.Writer, maxEpochs int) (p experiment.Progress, done func()
 			}
 	}
 	return func(m train.Metrics, seconds float64) {
-		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%  lr %.4g  chars %d  %.2fs\n",
-			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, m.LR, m.Chars, seconds)
+		sel := ""
+		if m.SelectAcc != nil {
+			sel = fmt.Sprintf("  select %6.2f%%", *m.SelectAcc)
+		}
+		fmt.Fprintf(w, "epoch %3d/%d  stage %d  len<=%-2d  loss %8.3f  train %6.2f%%  valid %6.2f%%%s  lr %.4g  chars %d  %.2fs\n",
+			m.Epoch, maxEpochs, m.Stage, m.MaxLen, m.Loss, m.TrainAcc, m.ValidAcc, sel, m.LR, m.Chars, seconds)
 	}, func() {}
 }
 
