@@ -126,7 +126,11 @@ func writeFigures(ctx context.Context, t *Table, s Store, src Source, o ReportOp
 		case "bars":
 			f, err = barsFigure(t, src)
 		case "lengths":
-			f, err = lengthsFigure(t, lengths, bins)
+			if manyRows(t) {
+				f, err = lengthsHeatFigure(t, lengths, bins)
+			} else {
+				f, err = lengthsFigure(t, lengths, bins)
+			}
 		}
 		if err != nil {
 			return nil, nil, err

@@ -1,0 +1,32 @@
+package experiment
+
+import (
+	"math"
+	"testing"
+)
+
+// TestLengthsHeat: the comparison table, with its 18 rows a language, is
+// drawn as a heat map; the learning table's 8 rows stay curves; a cell with
+// no finished run prints as "–".
+func TestLengthsHeat(t *testing.T) {
+	comparison, _ := Grid("comparison", GridOptions{Seeds: 1})
+	learning, _ := Grid("learning", GridOptions{Seeds: 1})
+	if !manyRows(comparison) || manyRows(learning) {
+		t.Fatalf("manyRows: comparison %v, learning %v", manyRows(comparison), manyRows(learning))
+	}
+	bins := LengthBins(true)
+	f, err := lengthsHeatFigure(comparison, map[string]*LengthErrors{}, bins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.tiles) != len(allGrammars) {
+		t.Fatalf("%d tiles, want one per language", len(f.tiles))
+	}
+	if _, err := f.render(NewProvenance("test", GridOptions{Seeds: 1}), "png"); err != nil {
+		t.Fatal(err)
+	}
+	g := errGrid{z: [][]float64{{math.NaN(), 12.345}}, bins: bins[:2]}
+	if g.label(0, 0) != "–" || g.label(1, 0) != "12.3" {
+		t.Fatalf("labels %q %q", g.label(0, 0), g.label(1, 0))
+	}
+}
