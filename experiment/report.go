@@ -165,13 +165,13 @@ type Provenance struct {
 	Command    string // the command line
 	Seeds      int
 	Quick      bool
-	NoTraining bool   // the table's networks are programmed, not trained
+	NoTraining bool // the table's networks are programmed, not trained
 	// Budgets, when set, says what the runs' budgets and final weights are
 	// instead of the paper's (a table whose rows differ in them).
-	Budgets string
-	KeepBest   bool   // runs end with their best-validation weights
-	Cores      int    // runtime.NumCPU()
-	GoVersion  string // runtime.Version()
+	Budgets   string
+	KeepBest  bool   // runs end with their best-validation weights
+	Cores     int    // runtime.NumCPU()
+	GoVersion string // runtime.Version()
 }
 
 // NewProvenance describes files made now by command with the grid options.
