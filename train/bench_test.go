@@ -8,6 +8,7 @@ import (
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn"
 )
 
 // BenchmarkEstimators measures training throughput — forward, gradient and
@@ -21,21 +22,7 @@ func BenchmarkEstimators(b *testing.B) {
 				b.Run(fmt.Sprintf("%s/order%d/J%d", algo, order, J), func(b *testing.B) {
 					net := testNet(b, order, 4, J, 1)
 					est := map[string]Estimator{"bptt": &BPTT{}, "tbptt": &TBPTT{Window: 5}, "rtrl": &RTRL{}, "uoro": &UORO{Rng: rand.New(rand.NewPCG(1, 1))}}[algo]
-					grad := make([]float64, len(net.Params()))
-					reads := rand.New(rand.NewPCG(2, 2))
-					chars := 0
-					b.ReportAllocs()
-					b.ResetTimer()
-					for i := 0; i < b.N; i++ {
-						ex := exs[i%len(exs)]
-						for j := range grad {
-							grad[j] = 0
-						}
-						est.Gradient(net, nil, ex, 4, reads, grad)
-						SGD(net.Params(), grad, 1e-4, DefaultClip)
-						chars += len(ex.Syms)
-					}
-					b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
+					benchSGD(b, net, est, exs, 4)
 				})
 			}
 		}
@@ -74,22 +61,27 @@ func BenchmarkSoftStack(b *testing.B) {
 				net.SoftStack, net.Beta = true, 2
 				net.Reserve(tc.maxLen)
 			}
-			est := &BPTT{}
-			grad := make([]float64, len(net.Params()))
-			reads := rand.New(rand.NewPCG(2, 2))
-			chars := 0
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				ex := exs[i%len(exs)]
-				clear(grad)
-				est.Gradient(net, nil, ex, 4, reads, grad)
-				SGD(net.Params(), grad, 1e-4, DefaultClip)
-				chars += len(ex.Syms)
-			}
-			b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
+			benchSGD(b, net, &BPTT{}, exs, 4)
 		})
 	}
+}
+
+// benchSGD measures est's training throughput on exs with online SGD:
+// forward, gradient and update, in input characters per second.
+func benchSGD(b *testing.B, net nn.Net, est Estimator, exs []Example, K int) {
+	grad := make([]float64, len(net.Params()))
+	reads := rand.New(rand.NewPCG(2, 2))
+	chars := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		ex := exs[i%len(exs)]
+		clear(grad)
+		est.Gradient(net, nil, ex, K, reads, grad)
+		SGD(net.Params(), grad, 1e-4, DefaultClip)
+		chars += len(ex.Syms)
+	}
+	b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
 }
 
 // BenchmarkRecipes measures training throughput of the paper's path (online
@@ -100,19 +92,15 @@ func BenchmarkSoftStack(b *testing.B) {
 // training strings, in input characters per second.
 func BenchmarkRecipes(b *testing.B) {
 	lang, _ := grammar.Builtin("dyck2")
-	ds, err := dataset.GenerateSplit(lang, "train", 1)
-	if err != nil {
-		b.Fatal(err)
-	}
 	oracle, err := grammar.NewOracle(lang.PDA)
 	if err != nil {
 		b.Fatal(err)
 	}
-	exs := make([]Example, 0, 200)
-	for _, e := range ds[:200] {
-		syms, _ := lang.PDA.Encode(e.String)
-		tg := oracle.Targets(syms)
-		ex := Example{Syms: syms, Label: float64(e.Label), Out: make([]float64, len(syms)+1), Next: tg.Next, Ops: make([]int8, len(syms))}
+	exs := dyck2Examples(b)
+	for i := range exs {
+		ex := &exs[i]
+		tg := oracle.Targets(ex.Syms)
+		ex.Out, ex.Next, ex.Ops = make([]float64, len(ex.Syms)+1), tg.Next, make([]int8, len(ex.Syms))
 		for t, v := range tg.Viable {
 			if v {
 				ex.Out[t] = 1
@@ -121,7 +109,6 @@ func BenchmarkRecipes(b *testing.B) {
 		for t, op := range tg.Ops {
 			ex.Ops[t] = int8(op)
 		}
-		exs = append(exs, ex)
 	}
 	recipes := []struct {
 		name   string
