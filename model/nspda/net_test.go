@@ -317,24 +317,31 @@ func checkNetGradient(t *testing.T, noReadGrad bool) (moves, noops int) {
 	return moves, noops
 }
 
+// stringAllocs is the allocations per string of n's whole training pass
+// (Step, OutVJP, StepVJP, StepJVP) over 100 random symbols of a 3-symbol
+// alphabet.
+func stringAllocs(n *Net) float64 {
+	rec := n.NewRecord()
+	S := n.StateSize()
+	s, s2, ds, grad := make([]float64, S), make([]float64, S), make([]float64, S), make([]float64, len(n.Params()))
+	rng := rand.New(rand.NewPCG(1, 1))
+	syms := randomSyms(rng, 3, 100)
+	return testing.AllocsPerRun(10, func() {
+		n.Start(s, rng)
+		for _, l := range syms {
+			n.Step(rec, s, s2, l, true, true)
+			n.OutVJP(rec, 0.3, s2, grad)
+			n.StepVJP(rec, s2, ds, grad)
+			n.StepJVP(rec, ds, s2)
+			s, s2 = s2, s
+		}
+	})
+}
+
 func TestNetAllocatesNothing(t *testing.T) {
 	for _, order := range []Order{Second, Third} {
 		n := NewNet(busyModel(t, order, 3, 5, 3, 4))
-		rec := n.NewRecord()
-		s, s2, ds, grad := make([]float64, n.StateSize()), make([]float64, n.StateSize()), make([]float64, n.StateSize()), make([]float64, len(n.Params()))
-		rng := rand.New(rand.NewPCG(1, 1))
-		syms := randomSyms(rng, 3, 100)
-		allocs := testing.AllocsPerRun(10, func() {
-			n.Start(s, rng)
-			for _, l := range syms {
-				n.Step(rec, s, s2, l, true, true)
-				n.OutVJP(rec, 0.3, s2, grad)
-				n.StepVJP(rec, s2, ds, grad)
-				n.StepJVP(rec, ds, s2)
-				s, s2 = s2, s
-			}
-		})
-		if allocs != 0 {
+		if allocs := stringAllocs(n); allocs != 0 {
 			t.Errorf("order %d: %v allocations per string", order, allocs)
 		}
 	}

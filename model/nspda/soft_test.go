@@ -301,22 +301,7 @@ func TestSoftStackPolicyStable(t *testing.T) {
 func TestSoftStackAllocatesNothing(t *testing.T) {
 	for _, order := range []Order{Second, Third} {
 		n := softNet(t, order, 3, 5, 3, 4, 100, 2)
-		rec := n.NewRecord()
-		S := n.StateSize()
-		s, s2, ds, grad := make([]float64, S), make([]float64, S), make([]float64, S), make([]float64, len(n.Params()))
-		rng := rand.New(rand.NewPCG(1, 1))
-		syms := randomSyms(rng, 3, 100)
-		allocs := testing.AllocsPerRun(10, func() {
-			n.Start(s, rng)
-			for _, l := range syms {
-				n.Step(rec, s, s2, l, true, true)
-				n.OutVJP(rec, 0.3, s2, grad)
-				n.StepVJP(rec, s2, ds, grad)
-				n.StepJVP(rec, ds, s2)
-				s, s2 = s2, s
-			}
-		})
-		if allocs != 0 {
+		if allocs := stringAllocs(n); allocs != 0 {
 			t.Errorf("order %d: %v allocations per string", order, allocs)
 		}
 	}
