@@ -147,7 +147,7 @@ func (o *Objective) stateLoss(ex Example, t int, s, ds []float64) float64 {
 // with respect to s into ds and with respect to the net's parameters into
 // grad.
 func (o *Objective) actionLoss(net nn.Net, rec any, ex Example, t, it int, ds, grad []float64) float64 {
-	if o == nil || o.ActionWeight == 0 || it != 0 || t >= len(ex.Ops) || ex.Ops[t] < 0 {
+	if !o.actionAt(ex, t, it) {
 		return 0
 	}
 	a, ok := net.(nn.Actor)
@@ -155,6 +155,12 @@ func (o *Objective) actionLoss(net nn.Net, rec any, ex Example, t, it int, ds, g
 		return 0
 	}
 	return a.ActionLoss(rec, int(ex.Ops[t]), o.ActionWeight, ds, grad)
+}
+
+// actionAt reports whether iteration it of input t has an action-loss
+// term: the first iteration of a symbol with a target operation.
+func (o *Objective) actionAt(ex Example, t, it int) bool {
+	return o != nil && o.ActionWeight != 0 && it == 0 && t < len(ex.Ops) && ex.Ops[t] >= 0
 }
 
 // outTarget is the output's target at input t and whether input t has an

@@ -47,11 +47,13 @@ func (r *RTRL) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng 
 		l, k := ex.input(net, t), ex.iters(t, refine)
 		for it := 0; it < k; it++ {
 			o := net.Step(r.rec, r.s, r.s2, l, it == 0, it == k-1)
-			if obj.actionLoss(net, r.rec, ex, t, it, nil, nil) != 0 {
+			if obj.actionAt(ex, t, it) {
 				// A loss on the state before the iteration: M is still ∂s/∂θ.
 				nn.Zero(r.gs)
-				loss += obj.actionLoss(net, r.rec, ex, t, it, r.gs, grad)
-				r.accumulate(S, P, grad)
+				if l := obj.actionLoss(net, r.rec, ex, t, it, r.gs, grad); l != 0 {
+					loss += l
+					r.accumulate(S, P, grad)
+				}
 			}
 			r.propagate(net, S, P)
 			nn.Zero(r.gs)

@@ -60,12 +60,14 @@ func (u *UORO) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng 
 		l, k := ex.input(net, t), ex.iters(t, refine)
 		for it := 0; it < k; it++ {
 			o := net.Step(u.rec, u.s, u.s2, l, it == 0, it == k-1)
-			if obj.actionLoss(net, u.rec, ex, t, it, nil, nil) != 0 {
+			if obj.actionAt(ex, t, it) {
 				// A loss on the state before the iteration, whose
 				// influence is still s̃ θ̃ᵀ.
 				nn.Zero(u.gs)
-				loss += obj.actionLoss(net, u.rec, ex, t, it, u.gs, grad)
-				u.accumulate(grad)
+				if l := obj.actionLoss(net, u.rec, ex, t, it, u.gs, grad); l != 0 {
+					loss += l
+					u.accumulate(grad)
+				}
 			}
 			net.StepJVP(u.rec, u.sTil, u.sNew)
 			for i := range u.nu {
