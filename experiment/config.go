@@ -114,6 +114,29 @@ type Config struct {
 	SoftStack  bool    `json:"soft_stack,omitempty"`
 	SoftBeta0  float64 `json:"soft_beta0,omitempty"`
 	SoftGrowth float64 `json:"soft_growth,omitempty"`
+	// SoftAlternate (with SoftStack and Restarts) trains the even starts on
+	// the digital stack and the odd ones on the superposition stack, so that
+	// selection chooses between them (the data recipe's).
+	SoftAlternate bool `json:"soft_alternate,omitempty"`
+	// Size is the rule that draws the NSPDA's J when Hidden is 0: "" the
+	// paper's, M + U(2,6) at third order and M + U(12,29) at second (M the
+	// PDA's states); "wide", M + U(12,29) at both orders (the default
+	// recipe's). On data files, with no M: DataHidden, or WideDataHidden.
+	// Normalize drops it at second order, where the two rules agree.
+	Size string `json:"size,omitempty"`
+}
+
+// Sizes are the rules of Config.Size.
+var Sizes = []string{"wide"}
+
+// Normalize returns c with the settings that change nothing spelled the one
+// way (the size "paper" is "", and so is a second-order "wide"), so that equal
+// trainings have one key.
+func (c Config) Normalize() Config {
+	if c.Size == "paper" || c.Size == "wide" && c.Order == 2 {
+		c.Size = ""
+	}
+	return c
 }
 
 // DefaultSoftGrowth is the superposition stack's sharpness factor per epoch
@@ -168,10 +191,12 @@ func Recipe(name string) (Config, error) {
 		c.Hints, c.Loss, c.NextWeight = 0, "viable", 1
 		c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5
 		c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 400, 20, 8
+		c.Size = "wide"
 		return c, nil
 	case "data":
 		c, _ = Recipe("default")
 		c.Loss, c.NextWeight, c.LMWeight = "", 0, 1
+		c.SoftStack, c.SoftAlternate = true, true
 		return c, nil
 	}
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
@@ -264,10 +289,16 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
 	case c.SoftStack && c.Model != "nspda":
 		return fmt.Errorf("soft-stack applies to the nspda model only")
-	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0) && !c.SoftStack:
-		return fmt.Errorf("soft-beta0 and soft-growth need soft-stack")
+	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0 || c.SoftAlternate) && !c.SoftStack:
+		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
+	case c.SoftAlternate && c.Restarts == 0:
+		return fmt.Errorf("soft-alternate needs restarts (it alternates the stack between starts)")
 	case !finite(c.SoftBeta0) || !finite(c.SoftGrowth):
 		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
+	case c.Size != "" && !slices.Contains(Sizes, c.Size):
+		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(Sizes, " or "))
+	case c.Size != "" && c.Model != "nspda" && c.Data == "":
+		return fmt.Errorf("the size rule applies to the nspda model only")
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
 )
 
@@ -135,10 +136,65 @@ func TestSoftStackConfig(t *testing.T) {
 		func(c *Config) { c.Model, c.Hints, c.SoftStack = "lstm", 0, true },
 		func(c *Config) { c.SoftBeta0 = 2 },
 		func(c *Config) { c.SoftStack, c.SoftGrowth = true, -1 },
+		func(c *Config) { c.SoftAlternate, c.Patience, c.Restarts = true, 2, 2 },
+		func(c *Config) { c.SoftStack, c.SoftAlternate = true, true },
 	} {
 		c := cfg
 		bad(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "soft") {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
+
+// TestSizeRule: the wide rule draws J from M + 12..29 at third order (the
+// paper's second-order range), changes the key only where it changes the
+// rule (Normalize), and is refused for other models and unknown names.
+func TestSizeRule(t *testing.T) {
+	cfg := small()
+	cfg.Order, cfg.Hints = 3, 0
+	m := 0
+	if lang, ok := grammar.Builtin(cfg.Grammar); ok {
+		m = lang.PDA.M()
+	}
+	seen := map[int]bool{}
+	for seed := uint64(1); seed <= 20; seed++ {
+		c := cfg
+		c.Seed, c.Size = seed, "wide"
+		s, err := prepare(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.j < m+12 || s.j > m+29 {
+			t.Fatalf("seed %d: wide J = %d, outside M+12..M+29 (M = %d)", seed, s.j, m)
+		}
+		seen[s.j] = true
+	}
+	if len(seen) < 5 {
+		t.Errorf("20 seeds drew only %d sizes", len(seen))
+	}
+	wide := cfg
+	wide.Size = "wide"
+	if wide.Normalize().Key() == cfg.Key() {
+		t.Error("a third-order wide size keeps the paper rule's key")
+	}
+	two, twoWide := cfg, wide
+	two.Order, twoWide.Order = 2, 2
+	if twoWide.Normalize().Key() != two.Key() {
+		t.Error("at second order the wide rule is the paper's, but its normalized key differs")
+	}
+	paper := cfg
+	paper.Size = "paper"
+	if paper.Normalize().Key() != cfg.Key() {
+		t.Error(`size "paper" is not normalized to the paper's rule`)
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Size = "huge" },
+		func(c *Config) { c.Model, c.Hints, c.Size = "lstm", 0, "wide" },
+	} {
+		c := cfg
+		bad(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "size") {
 			t.Errorf("%+v: %v", c, err)
 		}
 	}

@@ -16,6 +16,10 @@ import (
 // paper's rule.
 const DataHidden = 8
 
+// WideDataHidden is DataHidden under the "wide" size rule (Config.Size):
+// the middle of its range for a three-state automaton.
+const WideDataHidden = 20
+
 // testSet is one labelled set a finished run is evaluated on.
 type testSet struct {
 	name string

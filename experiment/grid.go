@@ -427,7 +427,7 @@ func learningBase(opt GridOptions, recipe, grammar string, order int) Config {
 	c.Grammar, c.Order = grammar, order
 	c.Algo = c.Algorithm()
 	opt.budget(&c)
-	return c
+	return c.Normalize()
 }
 
 func learningTable(opt GridOptions) *Table {
@@ -439,8 +439,8 @@ func learningTable(opt GridOptions) *Table {
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–40 with patience 20 and " +
-			"up to 8 restarts, at most 400 epochs). data-only: the same with only what the strings tell (the paper's per-step copied label and the language-model " +
-			"head; no PDA targets, no hints). default + action loss: the default with the PDA's stack operations as targets of " +
+			"up to 8 restarts, at most 400 epochs; J = M + U(12,29) at both orders). data-only: the same with only what the strings tell (the paper's per-step copied label and the language-model " +
+			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack. default + action loss: the default with the PDA's stack operations as targets of " +
 			"the action neurons (prior knowledge of the automaton). Epochs are to the first epoch with every training string right.",
 	}
 	var metrics []Metric

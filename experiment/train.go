@@ -181,6 +181,9 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 	}
 	if cfg.Data != "" && opt.Hidden == 0 {
 		opt.Hidden = DataHidden
+		if cfg.Size == "wide" {
+			opt.Hidden = WideDataHidden
+		}
 	}
 	if cfg.Model == "nspda" {
 		if err := s.sizeNSPDA(cfg, &opt, initRng, hints); err != nil {
@@ -312,14 +315,16 @@ func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
 	return obj
 }
 
-// sizeNSPDA draws J by the paper's rule when it is not given — M + U(2,6)
-// for third order, M + U(12,29) for second, M the PDA's states — and makes
-// room for the neurons of the hint program, if there is one.
+// sizeNSPDA draws J by the configuration's rule when it is not given (the
+// paper's: M + U(2,6) for third order, M + U(12,29) for second, M the PDA's
+// states; Config.Size "wide": M + U(12,29) for both) and makes room for the
+// neurons of the hint program, if there is one. A run on data files has
+// opt.Hidden set already.
 func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
-	j := cfg.Hidden
+	j := opt.Hidden
 	if j == 0 {
 		lo, hi := 2, 6
-		if cfg.Order == 2 {
+		if cfg.Order == 2 || cfg.Size == "wide" {
 			lo, hi = 12, 29
 		}
 		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
@@ -383,7 +388,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts,
-		SoftStackBeta0: beta0, SoftStackGrowth: growth,
+		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: cfg.SoftAlternate,
 	}, nil
 }
 

@@ -58,12 +58,24 @@ type Settings struct {
 	// β_e = SoftStackBeta0·SoftStackGrowth^e (growth 0: 1, constant).
 	SoftStackBeta0  float64
 	SoftStackGrowth float64
+	// SoftStackAlternate (with SoftStackBeta0) trains the even starts
+	// (0, 2, …; Restarts) on the digital stack and the odd ones on the
+	// superposition stack: selection over the starts then chooses between
+	// the two, on the training and select sets only.
+	SoftStackAlternate bool
 }
 
 // Sharpener is a net whose training-mode forward pass has a sharpness that
-// the trainer anneals (the NSPDA's superposition stack).
+// the trainer anneals (the NSPDA's superposition stack), and that can train
+// on its digital stack instead (SetSoft(false); the state keeps its size).
 type Sharpener interface {
 	SetSharpness(beta float64)
+	SetSoft(on bool)
+}
+
+// softStart reports whether start r trains on the superposition stack.
+func (set Settings) softStart(r int) bool {
+	return !set.SoftStackAlternate || r%2 == 1
 }
 
 // sharpness is β for epoch e of a start (Settings.SoftStackBeta0).
@@ -251,6 +263,10 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
 			sh.SetSharpness(beta)
+			sh.SetSoft(set.softStart(st.cp.Restart))
+			if !set.softStart(st.cp.Restart) {
+				beta = 0 // no sharpness on the digital stack
+			}
 		}
 		subset := subsetUpTo(env.Train, phase.MaxLen)
 		order.Shuffle(len(subset), func(i, j int) { subset[i], subset[j] = subset[j], subset[i] })

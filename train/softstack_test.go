@@ -134,3 +134,38 @@ func TestSharpnessRestarts(t *testing.T) {
 		t.Errorf("sharpness per epoch %v, want %v", b, want)
 	}
 }
+
+// TestSoftStackAlternate: with SoftStackAlternate, start 0 trains on the
+// digital stack (β recorded as 0), start 1 on the superposition stack from
+// β0, start 2 on the digital stack again; the epochs of a digital start
+// give the gradient of a net without SoftStack.
+func TestSoftStackAlternate(t *testing.T) {
+	net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var exs []Example
+	for range 6 {
+		exs = append(exs, randomExample(rng, 2, 5, false))
+	}
+	env := Env{Net: net, Train: exs, Valid: exs[:2],
+		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() },
+		Init:       func(int) error { return nil }}
+	// As in TestSharpnessRestarts, the first start lasts two epochs and
+	// each restart one.
+	set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 10,
+		Schedule: Schedule{LR0: 1e-9}, Clip: 13, Seed: 3, Patience: 1, Restarts: 2,
+		SoftStackBeta0: 0.5, SoftStackGrowth: 2, SoftStackAlternate: true}
+	var b betas
+	if _, err := Run(context.Background(), env, set, &b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := (betas{0, 0, 0.5, 0}); fmt.Sprint(b) != fmt.Sprint(want) {
+		t.Errorf("sharpness per epoch %v, want %v (0: the digital stack)", b, want)
+	}
+	// The run ended in a digital start: the net now trains digitally.
+	ex := randomExample(rng, 2, 9, false)
+	gs, _ := gradOf(&BPTT{}, net, ex, 1, 1)
+	gd, _ := gradOf(&BPTT{}, nspda.NewNet(net.Model), ex, 1, 1)
+	if d, at := relDiff(gs, gd); d != 0 {
+		t.Errorf("after a digital start, parameter %d's gradient differs from the digital net's by %g", at, d)
+	}
+}

@@ -146,6 +146,8 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
 	f.BoolVar(&cfg.SoftStack, "soft-stack", cfg.SoftStack, "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)")
 	f.Float64Var(&cfg.SoftBeta0, "soft-beta0", cfg.SoftBeta0, "with --soft-stack: initial sharpness β0 (0: 1)")
+	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: wide (M + U(12,29) at both orders, the default recipe's) or paper (M + U(2,6) at third order)")
+	f.BoolVar(&cfg.SoftAlternate, "soft-alternate", cfg.SoftAlternate, "with --soft-stack and --restarts: even starts train on the digital stack, odd ones on the superposition stack (selection chooses)")
 	f.Float64Var(&cfg.SoftGrowth, "soft-growth", cfg.SoftGrowth, fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", experiment.DefaultSoftGrowth))
 }
 
@@ -226,11 +228,22 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, hints string) e
 		cfg.Tests = nil
 		if cfg.SelectData == "" && !changed("patience") {
 			cfg.Patience, cfg.Restarts = 0, 0
+			if !changed("soft-alternate") && !changed("soft-stack") {
+				// one start, on the digital stack
+				cfg.SoftStack, cfg.SoftAlternate = false, false
+			}
 		}
 	}
 	if cfg.Model != "nspda" && !changed("hints") {
 		cfg.Hints = 0
 	}
+	if cfg.Model != "nspda" && !changed("size") {
+		cfg.Size = ""
+	}
+	if cfg.Model != "nspda" && !changed("soft-stack") && !changed("soft-alternate") {
+		cfg.SoftStack, cfg.SoftAlternate = false, false
+	}
+	*cfg = cfg.Normalize()
 	// Every model's default configuration has order 3, unused by most of
 	// them; only an explicit --order is a mistake there.
 	if changed("order") && cfg.Model != "nspda" && cfg.Model != "nnpda" {

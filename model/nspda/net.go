@@ -51,11 +51,13 @@ type Net struct {
 	// SoftStack trains through the superposition stack (see above).
 	SoftStack bool
 	// Beta is the superposition stack's sharpness β (≤ 0: 1).
-	Beta   float64
-	stack  stack.Digital
-	rng    *rand.Rand
-	soft   bool // this string runs on the superposition stack
-	maxLen int  // the superposition stack holds maxLen+2 cells (Reserve)
+	Beta  float64
+	stack stack.Digital
+	rng   *rand.Rand
+	soft  bool // this string runs on the superposition stack
+	// digital: a SoftStack net trains on the digital stack (SetSoft).
+	digital bool
+	maxLen  int // the superposition stack holds maxLen+2 cells (Reserve)
 }
 
 var _ nn.Model = (*Net)(nil)
@@ -126,7 +128,7 @@ func (n *Net) NewRecord() any {
 // of an empty stack.
 func (n *Net) Start(s []float64, rng *rand.Rand) {
 	n.rng = rng
-	n.soft = n.SoftStack && rng != nil
+	n.soft = n.SoftStack && !n.digital && rng != nil
 	n.stack.Reset()
 	nn.Zero(s[:n.J])
 	s[0] = 1

@@ -76,6 +76,11 @@ func (n *Net) Reserved() int { return n.maxLen }
 // (the trainer anneals it each epoch; values ≤ 0 mean 1).
 func (n *Net) SetSharpness(beta float64) { n.Beta = beta }
 
+// SetSoft(false) makes a SoftStack net train on the digital stack, its
+// cells staying 0 (the state keeps its size, so heads that read it keep
+// theirs); SetSoft(true) returns to the superposition stack.
+func (n *Net) SetSoft(on bool) { n.digital = !on }
+
 var _ nn.Reserver = (*Net)(nil)
 
 // depth is the number of cells of the superposition stack.

@@ -330,3 +330,39 @@ func TestSoftStackReserve(t *testing.T) {
 		s, s2 = s2, s
 	}
 }
+
+// TestSetSoftFalseTrainsDigitally: a SoftStack net after SetSoft(false)
+// trains exactly as the same net without SoftStack (loss and gradient, the
+// same read draws), its cells staying 0; SetSoft(true) returns to the
+// superposition stack.
+func TestSetSoftFalseTrainsDigitally(t *testing.T) {
+	for _, order := range []Order{Second, Third} {
+		for seed := uint64(1); seed <= 4; seed++ {
+			soft := softNet(t, order, 3, 5, 3, seed, 12, 2)
+			plain := NewNet(soft.Model)
+			rng := rand.New(rand.NewPCG(seed, 5))
+			c := nntest.Case{Syms: randomSyms(rng, 3, 12), Label: float64(seed % 2), Refine: 2, Seed: seed}
+			soft.SetSoft(false)
+			g1, g2 := make([]float64, len(soft.Params())), make([]float64, len(soft.Params()))
+			l1, l2 := nntest.Gradient(soft, c, g1), nntest.Gradient(plain, c, g2)
+			if l1 != l2 {
+				t.Fatalf("order %d seed %d: loss %v on the digital stack of a soft net, %v without SoftStack", order, seed, l1, l2)
+			}
+			for i := range g1 {
+				if g1[i] != g2[i] {
+					t.Fatalf("order %d seed %d: parameter %d: gradient %v, without SoftStack %v", order, seed, i, g1[i], g2[i])
+				}
+			}
+			recs, _ := softForward(soft, c)
+			for _, r := range recs {
+				if r.soft.on {
+					t.Fatalf("order %d seed %d: an iteration moved the superposition stack after SetSoft(false)", order, seed)
+				}
+			}
+			soft.SetSoft(true)
+			if recs, _ := softForward(soft, c); !recs[0].soft.on {
+				t.Fatalf("order %d seed %d: SetSoft(true) did not return to the superposition stack", order, seed)
+			}
+		}
+	}
+}
