@@ -67,14 +67,20 @@ func TopName(p *grammar.PDA, k int) string {
 }
 
 // AcceptNote is "accepts with a, ⊥" for a state with accept_with_top tops
-// (p.AcceptTops), "" for the others.
+// (p.AcceptTops), listing every top it accepts with (those of accept and
+// accept_empty_stack too), and "" for the others.
 func AcceptNote(p *grammar.PDA, q int) string {
 	if len(p.AcceptTops[q]) == 0 {
 		return ""
 	}
-	names := make([]string, len(p.AcceptTops[q]))
-	for i, k := range p.AcceptTops[q] {
-		names[i] = TopName(p, k)
+	var names []string
+	for k := 0; k <= p.L(); k++ {
+		if p.AcceptsAt(q, k) {
+			names = append(names, TopName(p, k))
+		}
+	}
+	if len(names) == p.L()+1 {
+		return "accepts with any top"
 	}
 	return "accepts with " + strings.Join(names, ", ")
 }
@@ -130,11 +136,11 @@ func Dot(p *grammar.PDA) ([]byte, error) {
 	var note string
 	switch {
 	case p.EmptyStack && byTop:
-		note = " (a double-circled state accepts with the empty stack, or with a top written beside it)"
+		note = " (a double-circled state accepts with the tops written beside it, or else with the empty stack)"
 	case p.EmptyStack:
 		note = " (accepts in a double-circled state with the empty stack)"
 	case byTop:
-		note = " (a double-circled state accepts with any top, or with a top written beside it)"
+		note = " (a double-circled state accepts with the tops written beside it, or else with any top)"
 	}
 	return dot.MarshalMulti(g, fmt.Sprintf("%q", p.Name+note), "", "  ")
 }

@@ -31,7 +31,7 @@ func TestDot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"doublecircle", `xlabel="accepts with a"`, "or with a top written beside it"} {
+	for _, want := range []string{"doublecircle", `xlabel="accepts with a, ⊥"`, "or else with the empty stack"} {
 		if !strings.Contains(string(top), want) {
 			t.Errorf("DOT of topaccept lacks %q:\n%s", want, top)
 		}
