@@ -66,6 +66,25 @@ func TopName(p *grammar.PDA, k int) string {
 	return string(p.Alphabet[k])
 }
 
+// AcceptNote is "accepts with a, ⊥" for a state with accept_with_top tops
+// (p.AcceptTops), listing every top it accepts with (those of accept and
+// accept_empty_stack too), and "" for the others.
+func AcceptNote(p *grammar.PDA, q int) string {
+	if len(p.AcceptTops[q]) == 0 {
+		return ""
+	}
+	var names []string
+	for k := 0; k <= p.L(); k++ {
+		if p.AcceptsAt(q, k) {
+			names = append(names, TopName(p, k))
+		}
+	}
+	if len(names) == p.L()+1 {
+		return "accepts with any top"
+	}
+	return "accepts with " + strings.Join(names, ", ")
+}
+
 // Label is a transition's label: "input, top / op".
 func Label(p *grammar.PDA, t grammar.Transition) string {
 	return fmt.Sprintf("%c, %s / %s", p.Alphabet[t.Input], TopName(p, t.Top), t.Op)
@@ -82,13 +101,18 @@ func EdgeID(p *grammar.PDA, q, r int) string { return "e_" + p.States[q] + "_" +
 func Dot(p *grammar.PDA) ([]byte, error) {
 	g := dotGraph{multi.NewDirectedGraph()}
 	nodes := make([]dotNode, p.M())
+	byTop := false
 	for q, name := range p.States {
 		shape := "circle"
-		if p.Accept[q] {
+		if p.AcceptsSome(q) {
 			shape = "doublecircle"
 		}
 		nodes[q] = dotNode{id: int64(q) + 1, name: name, attrs: []encoding.Attribute{
 			{Key: "shape", Value: shape}, {Key: "id", Value: NodeID(p, q)}}}
+		if note := AcceptNote(p, q); note != "" {
+			byTop = true
+			nodes[q].attrs = append(nodes[q].attrs, encoding.Attribute{Key: "xlabel", Value: fmt.Sprintf("%q", note)})
+		}
 		g.AddNode(nodes[q])
 	}
 	start := dotNode{id: 0, name: "start", attrs: []encoding.Attribute{
@@ -110,8 +134,13 @@ func Dot(p *grammar.PDA) ([]byte, error) {
 			{Key: "id", Value: EdgeID(p, k[0], k[1])}}})
 	}
 	var note string
-	if p.EmptyStack {
+	switch {
+	case p.EmptyStack && byTop:
+		note = " (a double-circled state accepts with the tops written beside it, or else with the empty stack)"
+	case p.EmptyStack:
 		note = " (accepts in a double-circled state with the empty stack)"
+	case byTop:
+		note = " (a double-circled state accepts with the tops written beside it, or else with any top)"
 	}
 	return dot.MarshalMulti(g, fmt.Sprintf("%q", p.Name+note), "", "  ")
 }

@@ -1,6 +1,7 @@
 package extract
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -16,6 +17,23 @@ func TestDot(t *testing.T) {
 	for _, want := range []string{"doublecircle", `"(, * / push`, "e_q1_q1", "s_q0"} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("DOT lacks %q:\n%s", want, src)
+		}
+	}
+	data, err := os.ReadFile("../grammar/testdata/topaccept.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := grammar.Parse("topaccept.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, err := Dot(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"doublecircle", `xlabel="accepts with a, ⊥"`, "or else with the empty stack"} {
+		if !strings.Contains(string(top), want) {
+			t.Errorf("DOT of topaccept lacks %q:\n%s", want, top)
 		}
 	}
 	svg, ok, err := SVG(src)

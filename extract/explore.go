@@ -12,10 +12,11 @@
 // p' = k after a pop of a non-empty stack, none otherwise. So the pair
 // (z, p) is a finite control over the stack of exactly the class of PDAs
 // package grammar reads, and extraction is exact, not approximate: the
-// explored automaton accepts the network's language. What can fail is size
-// (the vector takes too many values within reach) and acceptance (the
-// network's verdict at the end marker depends on the top in a way the spec
-// format cannot say); both are reported, never hidden.
+// explored automaton accepts the network's language. The verdict at the end
+// marker is a function of (z, p) and the top, which a spec file says with
+// accept_with_top when it must. What can fail is size (the vector takes too
+// many values within reach: no finite control of that size), which is
+// reported, never hidden.
 package extract
 
 import (

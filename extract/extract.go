@@ -28,25 +28,41 @@ type Options struct {
 // within reach than Options.MaxStates: no finite control was read.
 var ErrTooManyStates = errors.New("too many states")
 
-// ErrAcceptance reports a network whose verdict at the end marker depends
-// on the stack's top in a way a spec file cannot say: some state accepts
-// with a symbol on top and another only on the empty stack, or one state's
-// verdict depends on which symbol is on top.
-var ErrAcceptance = errors.New("acceptance not expressible")
+// Acceptance is how an extracted PDA accepts, the simplest form its
+// network's verdicts at the end marker fit.
+type Acceptance int
+
+// The forms of acceptance, simplest first.
+const (
+	// ByState: every state's verdict is the same whatever top it is
+	// reached with (spec: accept).
+	ByState Acceptance = iota
+	// ByEmptyStack: no state accepts with a symbol on top (spec: accept
+	// and accept_empty_stack).
+	ByEmptyStack
+	// ByTop: a state's verdict depends on the top (spec: accept for the
+	// states that accept with every top they are reached with, and
+	// accept_with_top for the others).
+	ByTop
+)
+
+var acceptanceNames = [...]string{"state", "state and empty stack", "state and top"}
+
+func (a Acceptance) String() string { return acceptanceNames[a] }
 
 // Result is what Extract read from a network.
 type Result struct {
-	Refine    int // state iterations per symbol
-	Explored  int // distinct (state vector, popped) pairs reached
-	Pairs     int // reached (control state, top) pairs
-	Live      int // explored states from which acceptance is reachable
-	PDA       *grammar.PDA
-	Err       error  // nil, or why there is no PDA (errors.Is ErrTooManyStates or ErrAcceptance)
-	Message   string // Err as a sentence a user can act on
-	states    []State
-	class     []int // explored state -> PDA state, -1 when dead
-	index     map[string]int
-	emptyMode bool
+	Refine     int // state iterations per symbol
+	Explored   int // distinct (state vector, popped) pairs reached
+	Pairs      int // reached (control state, top) pairs
+	Live       int // explored states from which acceptance is reachable
+	Acceptance Acceptance
+	PDA        *grammar.PDA
+	Err        error  // nil, or why there is no PDA (errors.Is ErrTooManyStates)
+	Message    string // Err as a sentence a user can act on
+	states     []State
+	class      []int // explored state -> PDA state, -1 when dead
+	index      map[string]int
 }
 
 // StateOf returns the PDA state a network is in when the neurons in active
@@ -96,25 +112,20 @@ func Extract(m *nspda.Model, opt Options) *Result {
 			maxQ, maxQ*summariesPerState, len(e.states))
 		return r
 	}
-	accept, emptyMode, err := e.acceptance()
-	if err != nil {
-		r.Err = ErrAcceptance
-		r.Message = err.Error() + "; no PDA was written"
-		return r
-	}
-	r.emptyMode = emptyMode
-	live := e.live(accept)
+	mode, verdicts := e.acceptance()
+	r.Acceptance = mode
+	live := e.live(verdicts)
 	for _, ok := range live {
 		if ok {
 			r.Live++
 		}
 	}
-	class, n := e.minimize(accept, live)
+	class, n := e.minimize(verdicts, live)
 	name := opt.Name
 	if name == "" {
 		name = "extracted"
 	}
-	p, order, err := e.build(name, class, n, accept, emptyMode)
+	p, order, err := e.build(name, class, n, verdicts, mode)
 	if err != nil {
 		r.Err = ErrTooManyStates
 		r.Message = fmt.Sprintf("the minimized automaton cannot be written: %v", err)
@@ -129,74 +140,88 @@ func Extract(m *nspda.Model, opt Options) *Result {
 	return r
 }
 
-// acceptance decides how the PDA accepts: by accepting state alone, when
-// every state's verdict is the same whatever top it is reached with, or by
-// accepting state and empty stack, when no state accepts with a symbol on
-// top. It returns each state's accepting bit.
-func (e *explorer) acceptance() ([]bool, bool, error) {
+// Verdicts at the end marker, per explored state and top, as minimization
+// sees them: unknown where the state is never reached with that top, or
+// where the form of acceptance leaves the verdict free.
+const (
+	unknown int8 = -1
+	rejects int8 = 0
+	accepts int8 = 1
+)
+
+// acceptance decides the simplest form of acceptance the network's verdicts
+// fit (by accepting state alone, when every state's verdict is the same
+// whatever top it is reached with; by accepting state and empty stack, when
+// no state accepts with a symbol on top; else by state and top) and returns
+// each state's verdicts per top (index L: the empty stack) in that form:
+//
+//	ByState:      the state's one verdict at every top (unknown if never reached)
+//	ByEmptyStack: the verdict on the empty stack if reached with it; every
+//	              symbol top unknown (the form rejects there, as the network does)
+//	ByTop:        the verdict at each top the state is reached with
+//
+// The verdict at the end marker is a function of the control state and the
+// top (design.md section 9), so one of the three always fits.
+func (e *explorer) acceptance() (Acceptance, [][]int8) {
 	anyOK, emptyOK := true, true
-	accept := make([]bool, len(e.states))
-	var mixed, topped [2]int
 	for q := range e.states {
-		first := -1
+		first := unknown
 		for k := 0; k <= e.L; k++ {
 			if !e.reach[q][k] {
 				continue
 			}
-			a := e.accepts(q, k)
-			if v := int(e.acc[q][k]); first < 0 {
+			v := rejects
+			if e.accepts(q, k) {
+				v = accepts
+			}
+			if first == unknown {
 				first = v
-			} else if v != first && anyOK {
-				anyOK, mixed = false, [2]int{q, k}
+			} else if v != first {
+				anyOK = false
 			}
-			if a && k < e.L && emptyOK {
-				emptyOK, topped = false, [2]int{q, k}
+			if v == accepts && k < e.L {
+				emptyOK = false
 			}
-			accept[q] = accept[q] || a
 		}
 	}
+	mode := ByTop
 	switch {
 	case anyOK:
-		return accept, false, nil
+		mode = ByState
 	case emptyOK:
-		for q := range accept {
-			accept[q] = e.reach[q][e.L] && e.acc[q][e.L] == 1
+		mode = ByEmptyStack
+	}
+	verdicts := make([][]int8, len(e.states))
+	for q := range e.states {
+		v := make([]int8, e.L+1)
+		for k := range v {
+			v[k] = unknown
+			if e.reach[q][k] && (mode != ByEmptyStack || k == e.L) {
+				v[k] = e.acc[q][k]
+			}
 		}
-		return accept, true, nil
+		if mode == ByState {
+			for k := range v {
+				if v[k] != unknown {
+					v = slices.Repeat([]int8{v[k]}, e.L+1)
+					break
+				}
+			}
+		}
+		verdicts[q] = v
 	}
-	return nil, false, fmt.Errorf("the network's verdict depends on the stack's top in a way a PDA file cannot say: "+
-		"its verdict in one state depends on the symbol on top (%s), and it accepts with a symbol on top (%s)",
-		e.describe(mixed), e.describe(topped))
-}
-
-// describe names a reached pair by a string that reaches it and the
-// network's verdict there.
-func (e *explorer) describe(qk [2]int) string {
-	q, k := qk[0], qk[1]
-	top := "the empty stack"
-	if k < e.L {
-		top = fmt.Sprintf("%q on top", e.alphabet[k])
-	}
-	verdict := "rejects"
-	if e.acc[q][k] == 1 {
-		verdict = "accepts"
-	}
-	w := e.witness[qk]
-	if len(w) > 0 && w[0] < 0 {
-		return fmt.Sprintf("%s a string of more than %d symbols, with %s", verdict, maxWitness, top)
-	}
-	s := make([]rune, len(w))
-	for i, l := range w {
-		s[i] = e.alphabet[l]
-	}
-	return fmt.Sprintf("%s %q, with %s", verdict, string(s), top)
+	return mode, verdicts
 }
 
 // live marks the states from which some accepting state is reachable
 // through reached transitions (an over-approximation of "can still accept":
-// only states that certainly cannot are dropped).
-func (e *explorer) live(accept []bool) []bool {
-	live := slices.Clone(accept)
+// only states that certainly cannot are dropped). A state accepts when it
+// accepts with some top.
+func (e *explorer) live(verdicts [][]int8) []bool {
+	live := make([]bool, len(e.states))
+	for q, v := range verdicts {
+		live[q] = slices.Contains(v, accepts)
+	}
 	for changed := true; changed; {
 		changed = false
 		for q := range e.states {

@@ -7,21 +7,20 @@ import "slices"
 const maxMergeBlocks = 200
 
 // blocks is the automaton after partition refinement: per block, its
-// (input, top) entries and its accepting bit, which is known only when the
-// block is reached where its verdict counts (any top, or the empty stack
-// when the PDA accepts by empty stack).
+// (input, top) entries and its verdicts per top (unknown where the block is
+// never reached with that top or the form of acceptance leaves the verdict
+// free; see explorer.acceptance).
 type blocks struct {
 	L     int
 	table [][]entry
-	acc   []bool
-	known []bool
+	acc   [][]int8
 }
 
 // merge folds blocks that are never told apart where both are defined:
 // Moore's refinement keeps states reached with different tops apart
 // (minimize), and an entry at a top a state is never reached with may take
-// any value. Two blocks are compatible when their accepting bits agree where
-// both are known and, at every (input, top) both define, their operations
+// any value. Two blocks are compatible when their verdicts agree at every
+// top where both are known and, at every (input, top) both define, their operations
 // agree and their targets are compatible in turn. Folding compatible blocks
 // keeps every reached transition and verdict, so the language is unchanged;
 // which pairs are folded first is a greedy choice (the fewest blocks is an
@@ -43,7 +42,7 @@ func (b *blocks) merge() []int {
 			}
 			if t, ok := b.try(parent, i, j); ok {
 				parent = t.parent
-				b.table, b.acc, b.known = t.table, t.acc, t.known
+				b.table, b.acc = t.table, t.acc
 			}
 		}
 	}
@@ -55,18 +54,20 @@ func (b *blocks) merge() []int {
 
 // trial is a copy of the merge state an attempt works on.
 type trial struct {
-	parent     []int
-	table      [][]entry
-	acc, known []bool
+	parent []int
+	table  [][]entry
+	acc    [][]int8
 }
 
 // try folds i and j and everything that forces, on a copy; ok is false at
 // the first conflict.
 func (b *blocks) try(parent []int, i, j int) (trial, bool) {
-	t := trial{parent: slices.Clone(parent), acc: slices.Clone(b.acc), known: slices.Clone(b.known)}
+	t := trial{parent: slices.Clone(parent)}
 	t.table = make([][]entry, len(b.table))
+	t.acc = make([][]int8, len(b.acc))
 	for c, row := range b.table {
 		t.table[c] = slices.Clone(row)
+		t.acc[c] = slices.Clone(b.acc[c])
 	}
 	queue := [][2]int{{i, j}}
 	for len(queue) > 0 {
@@ -75,8 +76,14 @@ func (b *blocks) try(parent []int, i, j int) (trial, bool) {
 		if x == y {
 			continue
 		}
-		if t.known[x] && t.known[y] && t.acc[x] != t.acc[y] {
-			return t, false
+		for k, v := range t.acc[y] {
+			switch u := &t.acc[x][k]; {
+			case v == unknown:
+			case *u == unknown:
+				*u = v
+			case *u != v:
+				return t, false
+			}
 		}
 		for c, ey := range t.table[y] {
 			ex := &t.table[x][c]
@@ -93,9 +100,6 @@ func (b *blocks) try(parent []int, i, j int) (trial, bool) {
 			default:
 				queue = append(queue, [2]int{ex.to, ey.to})
 			}
-		}
-		if t.known[y] {
-			t.known[x], t.acc[x] = true, t.acc[y]
 		}
 		t.parent[y] = x
 	}

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/nspda/nspda/grammar"
@@ -9,7 +10,7 @@ import (
 
 // minimize merges the live states that no input can tell apart, by
 // partition refinement (Moore's algorithm): states start in blocks by their
-// accepting bit, and a block splits while two of its states differ in some
+// verdicts per top (acceptance), and a block splits while two of its states differ in some
 // (input, top) entry, the entries being the operation and the target's block
 // (or "dead", or "never reached with this top"). It returns each state's
 // block (-1 for a dead state) and the number of blocks.
@@ -18,7 +19,7 @@ import (
 // every other value, so two states merge only if they are reached with the
 // same tops; this keeps the result exact, at the price of sometimes missing
 // a merge a don't-care would allow.
-func (e *explorer) minimize(accept, live []bool) ([]int, int) {
+func (e *explorer) minimize(verdicts [][]int8, live []bool) ([]int, int) {
 	class := make([]int, len(e.states))
 	n := 0
 	ids := map[string]int{}
@@ -40,7 +41,7 @@ func (e *explorer) minimize(accept, live []bool) ([]int, int) {
 		}
 		copy(class, next)
 	}
-	assign(func(q int) string { return fmt.Sprint(accept[q]) })
+	assign(func(q int) string { return fmt.Sprint(verdicts[q]) })
 	for n != len(ids) {
 		n = len(ids)
 		prev := append([]int(nil), class...)
@@ -81,17 +82,18 @@ type entry struct {
 	op  grammar.Op
 }
 
-// build writes the minimized automaton as a PDA. Blocks are numbered in
+// build writes the minimized automaton as a PDA, its acceptance in the form
+// mode (acceptance). Blocks are numbered in
 // breadth-first order from the start's (inputs and tops in alphabet order),
 // named q0, q1, …; order maps a block to its PDA state. Transitions into
 // dead states are left out (a missing transition rejects); the entries of
 // one block and input that agree on every top it is reached with become one
 // transition under top "any" (a pop under "any" does nothing on the empty
 // stack, as the network's pop there does).
-func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMode bool) (*grammar.PDA, []int, error) {
+func (e *explorer) build(name string, class []int, n int, verdicts [][]int8, mode Acceptance) (*grammar.PDA, []int, error) {
 	L := e.L
 	table := make([][]entry, n)
-	acc := make([]bool, n)
+	acc := make([][]int8, n)
 	for q := range e.states {
 		c := class[q]
 		if c < 0 {
@@ -99,18 +101,23 @@ func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMo
 		}
 		if table[c] == nil {
 			table[c] = make([]entry, L*(L+1))
+			acc[c] = slices.Repeat([]int8{unknown}, L+1)
 		}
-		acc[c] = acc[c] || accept[q]
+		for k, v := range verdicts[q] {
+			if v != unknown {
+				acc[c][k] = v // the states of a block agree where both are known
+			}
+		}
 		e.moves(q, func(l, k int, mv move) {
 			table[c][l*(L+1)+k] = entry{true, class[mv.to], mv.op}
 		})
 	}
-	table, acc, rep := e.fold(class, table, acc, emptyMode)
+	table, acc, rep := e.fold(table, acc)
 	order := make([]int, n)
 	for i := range order {
 		order[i] = -1
 	}
-	p := grammar.PDA{Name: name, Alphabet: e.alphabet, EmptyStack: emptyMode}
+	p := grammar.PDA{Name: name, Alphabet: e.alphabet, EmptyStack: mode == ByEmptyStack}
 	var blocks []int // blocks in breadth-first order
 	if start := class[0]; start >= 0 {
 		start = rep[start]
@@ -127,7 +134,9 @@ func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMo
 	}
 	for o, c := range blocks {
 		p.States = append(p.States, fmt.Sprintf("q%d", o))
-		p.Accept = append(p.Accept, acc[c])
+		accept, tops := acceptanceOf(acc[c], mode, L)
+		p.Accept = append(p.Accept, accept)
+		p.AcceptTops = append(p.AcceptTops, tops)
 	}
 	for o, c := range blocks {
 		p.Transitions = append(p.Transitions, transitions(table[c], o, order, L)...)
@@ -153,17 +162,42 @@ func (e *explorer) build(name string, class []int, n int, accept []bool, emptyMo
 	return pda, order, nil
 }
 
-// fold merges compatible blocks (blocks.merge) and returns the table and
-// accepting bits with every target replaced by its representative, and
-// each block's representative.
-func (e *explorer) fold(class []int, table [][]entry, acc []bool, emptyMode bool) ([][]entry, []bool, []int) {
-	known := make([]bool, len(table))
-	for q := range e.states {
-		if c := class[q]; c >= 0 && (!emptyMode || e.reach[q][e.L]) {
-			known[c] = true
+// acceptanceOf writes a block's verdicts per top in the form mode: its
+// accepting bit and, under ByTop, the tops of accept_with_top. A block
+// that accepts at every top where its verdict is known is accepting; under
+// ByTop one that accepts at some known tops and rejects at others lists the
+// former (its unknown tops reject).
+func acceptanceOf(v []int8, mode Acceptance, L int) (bool, []int) {
+	switch mode {
+	case ByState:
+		return slices.Contains(v, accepts), nil
+	case ByEmptyStack:
+		return v[L] == accepts, nil
+	}
+	if !slices.Contains(v, accepts) {
+		return false, nil
+	}
+	if !slices.Contains(v, rejects) {
+		return true, nil
+	}
+	var tops []int
+	for k, x := range v {
+		switch {
+		case x != accepts:
+		case k == L:
+			tops = append(tops, grammar.TopEmpty)
+		default:
+			tops = append(tops, k)
 		}
 	}
-	b := &blocks{L: e.L, table: table, acc: acc, known: known}
+	return false, tops
+}
+
+// fold merges compatible blocks (blocks.merge) and returns the table and
+// verdicts with every target replaced by its representative, and each
+// block's representative.
+func (e *explorer) fold(table [][]entry, acc [][]int8) ([][]entry, [][]int8, []int) {
+	b := &blocks{L: e.L, table: table, acc: acc}
 	rep := b.merge()
 	for _, row := range b.table {
 		for i := range row {

@@ -25,6 +25,7 @@ type Report struct {
 	Live             int         `json:"live_states"`     // before minimization
 	States           int         `json:"states"`          // after minimization
 	AcceptEmptyStack bool        `json:"accept_empty_stack"`
+	Acceptance       string      `json:"acceptance,omitempty"` // "state", "state and empty stack" or "state and top"
 	Grammar          string      `json:"grammar,omitempty"`
 	ReferenceStates  int         `json:"reference_states,omitempty"` // the target PDA's
 	MaxLen           int         `json:"max_len"`
@@ -62,6 +63,7 @@ func Check(m *nspda.Model, opt CheckOptions) (*Result, *Report, error) {
 		return r, rep, nil
 	}
 	rep.OK, rep.States, rep.AcceptEmptyStack = true, r.PDA.M(), r.PDA.EmptyStack
+	rep.Acceptance = r.Acceptance.String()
 	t1 := time.Now()
 	rep.Comparison = Exhaustive(m, r.Refine, r.PDA, target, opt.MaxLen)
 	for _, name := range opt.Sets {

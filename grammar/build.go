@@ -44,6 +44,9 @@ func (s *spec) assemble() (*PDA, error) {
 		return nil, err
 	}
 	p.Accept = accept
+	if p.AcceptTops, err = s.topsOf(&p, states); err != nil {
+		return nil, err
+	}
 	return New(p)
 }
 
@@ -132,6 +135,42 @@ func (s *spec) acceptStates(states map[string]int) ([]bool, error) {
 		accept[q] = true
 	}
 	return accept, nil
+}
+
+// topsOf resolves accept_with_top into PDA.AcceptTops (p's alphabet,
+// states and Accept are set), checking each top as New would, with its line.
+func (s *spec) topsOf(p *PDA, states map[string]int) ([][]int, error) {
+	if len(s.acceptTops) == 0 {
+		return nil, nil
+	}
+	tops := make([][]int, len(states))
+	check := *p
+	check.AcceptTops = tops
+	for _, at := range s.acceptTops {
+		q, ok := states[at.state.text]
+		if !ok {
+			return nil, lineErrorf(at.state.line, "state %q in accept_with_top is neither the start state nor used by any transition", at.state.text)
+		}
+		for _, f := range at.tops {
+			var k int
+			switch f.text {
+			case "empty":
+				k = TopEmpty
+			case "any":
+				k = TopAny
+			default:
+				if k = indexOf(p.Alphabet, f.text); k < 0 {
+					return nil, lineErrorf(f.line, "unknown top %q for state %q in accept_with_top (want a symbol of %s, empty or any)",
+						f.text, at.state.text, p.AlphabetString())
+				}
+			}
+			tops[q] = append(tops[q], k)
+			if msg := check.acceptTopProblem(q, len(tops[q])-1); msg != "" {
+				return nil, lineErrorf(f.line, "accept_with_top: %s", msg)
+			}
+		}
+	}
+	return tops, nil
 }
 
 // mustPDA builds a built-in PDA from compact rules "from input top to op",

@@ -7,7 +7,8 @@ import (
 )
 
 // MarshalSpec writes p as a spec file that Parse reads back into the same
-// automaton: the same alphabet, start state, acceptance and transitions,
+// automaton: the same alphabet, start state, acceptance (accept_with_top
+// only when some state has AcceptTops) and transitions,
 // named by the same state names. Parse numbers the states in order of first
 // appearance, so indices may differ; names do not. Every symbol and state
 // name is single-quoted, so that brackets and other YAML indicators survive.
@@ -43,19 +44,37 @@ func (p *PDA) MarshalSpec(comment ...string) []byte {
 	}
 	fmt.Fprintf(&b, "accept: [%s]\n", strings.Join(accept, ", "))
 	fmt.Fprintf(&b, "accept_empty_stack: %v\n", p.EmptyStack)
+	header := "accept_with_top:              # state: [tops with which it also accepts]\n"
+	for q, tops := range p.AcceptTops {
+		if len(tops) == 0 || !used[q] {
+			continue
+		}
+		b.WriteString(header)
+		header = ""
+		names := make([]string, len(tops))
+		for i, k := range tops {
+			names[i] = p.topWord(k)
+		}
+		fmt.Fprintf(&b, "  %s: [%s]\n", quoteYAML(p.States[q]), strings.Join(names, ", "))
+	}
 	b.WriteString("transitions:                  # [from, input, top, to, op]\n")
 	for _, t := range p.Transitions {
-		top := "empty"
-		switch {
-		case t.Top == TopAny:
-			top = "any"
-		case t.Top >= 0:
-			top = quoteYAML(string(p.Alphabet[t.Top]))
-		}
 		fmt.Fprintf(&b, "  - [%s, %s, %s, %s, %s]\n", quoteYAML(p.States[t.From]),
-			quoteYAML(string(p.Alphabet[t.Input])), top, quoteYAML(p.States[t.To]), t.Op)
+			quoteYAML(string(p.Alphabet[t.Input])), p.topWord(t.Top), quoteYAML(p.States[t.To]), t.Op)
 	}
 	return b.Bytes()
+}
+
+// topWord writes top k (a symbol index, TopEmpty or TopAny) as a spec file
+// does: empty, any, or the quoted symbol.
+func (p *PDA) topWord(k int) string {
+	switch k {
+	case TopAny:
+		return "any"
+	case TopEmpty:
+		return "empty"
+	}
+	return quoteYAML(string(p.Alphabet[k]))
 }
 
 // quoteYAML single-quotes s for YAML (a quote inside is doubled). Newlines

@@ -8,6 +8,7 @@
 package grammar
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -60,19 +61,36 @@ type Transition struct {
 
 // PDA is a deterministic pushdown automaton. Build one with New (or Parse for a
 // spec file) so that it is validated; the zero value is not usable.
+//
+// At the end of the input, state q accepts with stack top k (a symbol, or
+// the empty stack) when
+//
+//	Accept[q] and (the stack is empty or not EmptyStack), or
+//	k is one of AcceptTops[q] (TopAny: whatever the stack).
+//
+// AcceptTops is how a state accepts with some tops and not others; without
+// it, acceptance is the classic one (by accepting state, optionally also
+// requiring the empty stack). AcceptsAt answers for one (state, top).
 type PDA struct {
-	Name        string
-	Alphabet    []rune   // input symbols = stack symbols, in a fixed order
-	States      []string // state names; index 0 need not be the start
-	Start       int
-	Accept      []bool // Accept[q] reports whether state q is accepting
-	EmptyStack  bool   // accept only if the stack is also empty at the end
+	Name       string
+	Alphabet   []rune   // input symbols = stack symbols, in a fixed order
+	States     []string // state names; index 0 need not be the start
+	Start      int
+	Accept     []bool // Accept[q] reports whether state q is accepting
+	EmptyStack bool   // Accept[q] accepts only if the stack is also empty at the end
+	// AcceptTops[q] lists further tops with which state q accepts at the
+	// end: symbol indices, TopEmpty or TopAny, none of them already covered
+	// by Accept[q] and EmptyStack. It may be nil or shorter than States
+	// (the missing states list none).
+	AcceptTops  [][]int
 	Transitions []Transition
 
 	// delta[(q*L+l)*(L+1)+k] is 1 + the index of the transition that applies in
 	// state q on input l with top k (k = L for the empty stack), 0 for none.
 	delta []int32
-	index map[rune]int
+	// accepts[q*(L+1)+k] reports whether q accepts at the end with top k.
+	accepts []bool
+	index   map[rune]int
 }
 
 // L is the number of symbols in the alphabet.
@@ -97,6 +115,20 @@ func (p *PDA) Lookup(q, l, k int) (Transition, bool) {
 		return Transition{}, false
 	}
 	return p.Transitions[t-1], true
+}
+
+// AcceptsAt reports whether state q accepts at the end of the input with
+// stack top k (a symbol index, or L() for the empty stack).
+func (p *PDA) AcceptsAt(q, k int) bool { return p.accepts[q*(p.L()+1)+k] }
+
+// AcceptsSome reports whether state q accepts with some top.
+func (p *PDA) AcceptsSome(q int) bool {
+	for k := 0; k <= p.L(); k++ {
+		if p.AcceptsAt(q, k) {
+			return true
+		}
+	}
+	return false
 }
 
 // Tops lists the stack tops (symbol indices, L() for empty) that transition t
@@ -156,6 +188,9 @@ func New(p PDA) (*PDA, error) {
 	if err := limits.Check("alphabet size", L, limits.Alphabet); err != nil {
 		return nil, fmt.Errorf("the PDA is too large: %v", err)
 	}
+	if err := q.acceptance(); err != nil {
+		return nil, err
+	}
 	q.delta = make([]int32, q.M()*L*(L+1))
 	for i, t := range q.Transitions {
 		if err := q.checkTransition(t); err != nil {
@@ -170,6 +205,63 @@ func New(p PDA) (*PDA, error) {
 		}
 	}
 	return q, nil
+}
+
+// acceptance checks AcceptTops, normalizes it to one entry per state (a
+// fresh slice), and builds the acceptance table.
+func (p *PDA) acceptance() error {
+	if len(p.AcceptTops) > p.M() {
+		return fmt.Errorf("accept tops are given for %d states, there are %d", len(p.AcceptTops), p.M())
+	}
+	tops := make([][]int, p.M())
+	copy(tops, p.AcceptTops)
+	p.AcceptTops = tops
+	L := p.L()
+	p.accepts = make([]bool, p.M()*(L+1))
+	for q := range p.M() {
+		if p.Accept[q] {
+			for k := 0; k <= L; k++ {
+				p.accepts[q*(L+1)+k] = !p.EmptyStack || k == L
+			}
+		}
+		for i := range tops[q] {
+			if msg := p.acceptTopProblem(q, i); msg != "" {
+				return errors.New(msg)
+			}
+		}
+		for _, t := range tops[q] {
+			for _, k := range p.Tops(Transition{Top: t}) {
+				p.accepts[q*(L+1)+k] = true
+			}
+		}
+	}
+	return nil
+}
+
+// acceptTopProblem says what is wrong with the i-th of AcceptTops[q] (one
+// line, naming the state and the top), or returns "".
+func (p *PDA) acceptTopProblem(q, i int) string {
+	k := p.AcceptTops[q][i]
+	if k < TopAny || k >= p.L() {
+		return fmt.Sprintf("accept top %d of state %q is out of range", k, p.States[q])
+	}
+	for _, prev := range p.AcceptTops[q][:i] {
+		switch {
+		case prev == k:
+			return fmt.Sprintf("top %s is listed twice for state %q", p.topName(k), p.States[q])
+		case prev == TopAny || k == TopAny:
+			return fmt.Sprintf("top %s of state %q overlaps top %s (any covers every top)", p.topName(k), p.States[q], p.topName(prev))
+		}
+	}
+	switch {
+	case !p.Accept[q]:
+	case !p.EmptyStack:
+		return fmt.Sprintf("state %q accepts with every top already (it is in accept and accept_empty_stack is false); list its tops in one place", p.States[q])
+	case k == TopEmpty || k == TopAny:
+		return fmt.Sprintf("state %q accepts on the empty stack already (it is in accept and accept_empty_stack is true); "+
+			"top %s repeats it", p.States[q], p.topName(k))
+	}
+	return ""
 }
 
 func (p *PDA) checkTransition(t Transition) error {
@@ -310,7 +402,14 @@ func (p *PDA) Step(c *Config, l int) (Transition, bool) {
 
 // Accepting reports whether c accepts if the input ends here.
 func (p *PDA) Accepting(c Config) bool {
-	return !c.Dead && p.Accept[c.State] && (!p.EmptyStack || len(c.Stack) == 0)
+	if c.Dead {
+		return false
+	}
+	k := p.L()
+	if n := len(c.Stack); n > 0 {
+		k = c.Stack[n-1]
+	}
+	return p.AcceptsAt(c.State, k)
 }
 
 // Run reports whether the PDA accepts the symbol sequence. It reuses no

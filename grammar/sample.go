@@ -26,7 +26,8 @@ const sampleTries = 100
 // anbn-like prefix a^n b^n of anbncbmam, say, n comes out close to geometric).
 //
 // Feasibility is decided on an abstraction of a configuration: (state, top
-// symbol or empty, stack height), the symbols below the top being unknown.
+// symbol or empty, stack height), the symbols below the top being unknown;
+// it accepts where p accepts with that top (PDA.AcceptsAt).
 // After a pop the new top may be any symbol that some transition pushes (or
 // the stack is empty if the height reaches 0); a pop on an empty stack
 // through a top=any transition leaves it empty. The abstraction
@@ -198,7 +199,7 @@ func (f *feasibility) tops(h int) []int {
 func (f *feasibility) feasible(y *layer, q, k, h int) bool {
 	p := f.p
 	if y.r == 0 {
-		return p.Accept[q] && (!p.EmptyStack || h == 0)
+		return p.AcceptsAt(q, k) // k is L exactly when h is 0
 	}
 	prev := f.layers[y.r-1]
 	for l := range p.L() {

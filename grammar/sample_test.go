@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
 	"sync"
 	"testing"
@@ -80,6 +81,12 @@ transitions:
   - [q1, a, b, q1, noop]
 `,
 	}
+	topaccept, err := os.ReadFile(specPath("topaccept"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Acceptance that depends on the top: a on top or the empty stack.
+	specs["topaccept"] = string(topaccept)
 	for name, spec := range specs {
 		p, err := Parse(name+".yaml", []byte(spec))
 		if err != nil {

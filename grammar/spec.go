@@ -41,7 +41,7 @@ func lineErrorf(line int, format string, args ...any) *SpecError {
 }
 
 // specFields are the keys of a spec file, in the order they are documented.
-const specFields = "name, alphabet, start, accept, accept_empty_stack, transitions"
+const specFields = "name, alphabet, start, accept, accept_empty_stack, accept_with_top, transitions"
 
 // rowFields names the five fields of a transition row.
 const rowFields = "[from, input, top, to, op]"
@@ -54,6 +54,8 @@ const rowFields = "[from, input, top, to, op]"
 //	start: q0
 //	accept: [q2]                  # may be empty
 //	accept_empty_stack: true      # optional; default false
+//	accept_with_top:              # optional: a state accepts with these tops too
+//	  q1: [b]                     # a symbol, empty, or any (whatever the stack)
 //	transitions:                  # [from, input, top, to, op]
 //	  - [q0, a, empty, q1, push]  # top: a symbol, empty, or any (empty included)
 //	  - [q1, a, a, q1, push]      # op: push (the input), pop or noop
@@ -64,6 +66,13 @@ const rowFields = "[from, input, top, to, op]"
 // then in order of first appearance. An accept state that is neither the
 // start nor in any transition is an error (it is most likely a typo). A
 // configuration with no transition for the next input rejects.
+//
+// At the end of the input, state q accepts with top k when q is in accept
+// (and, under accept_empty_stack, the stack is empty), or when k is among
+// q's tops in accept_with_top (empty: the empty stack; any: every top and
+// the empty stack). accept_with_top therefore says what accept and
+// accept_empty_stack cannot: that a state accepts with some tops and not
+// with others. A top listed there that accept already covers is an error.
 //
 // Every error is a *SpecError whose text is one line, FILE:LINE: what is
 // wrong. Parse does not panic, whatever the input.
@@ -228,8 +237,15 @@ type spec struct {
 	start      field
 	accept     []field
 	emptyStack bool
+	acceptTops []acceptTops
 	rows       []row
 	line       int // of the top-level mapping, for missing keys
+}
+
+// acceptTops is one entry of accept_with_top: a state and its tops.
+type acceptTops struct {
+	state field
+	tops  []field
 }
 
 func deref(n *yaml.Node) *yaml.Node {
@@ -298,6 +314,8 @@ func (s *spec) readField(k, v *yaml.Node) error {
 		s.accept, err = scalars(v, "accept", "a list of states such as [q2]")
 	case "accept_empty_stack":
 		s.emptyStack, err = boolean(v, "accept_empty_stack")
+	case "accept_with_top":
+		s.acceptTops, err = readAcceptTops(v)
 	case "transitions":
 		s.rows, err = rows(v)
 	default:
@@ -348,6 +366,38 @@ func boolean(n *yaml.Node, what string) (bool, error) {
 		}
 	}
 	return false, lineErrorf(n.Line, "%s must be true or false, got %s", what, kindName(n))
+}
+
+// readAcceptTops reads accept_with_top: a mapping from states to non-empty
+// lists of tops.
+func readAcceptTops(n *yaml.Node) ([]acceptTops, error) {
+	n = deref(n)
+	if n.Kind != yaml.MappingNode {
+		return nil, lineErrorf(n.Line, "accept_with_top must be a mapping from states to lists of tops, such as {q1: [a, empty]}, got %s", kindName(n))
+	}
+	seen := map[string]int{}
+	var out []acceptTops
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := deref(n.Content[i]), deref(n.Content[i+1])
+		state, err := scalar(k, "each state of accept_with_top")
+		if err != nil {
+			return nil, err
+		}
+		if first, dup := seen[state.text]; dup {
+			return nil, lineErrorf(state.line, "state %q is given twice in accept_with_top (first on line %d)", state.text, first)
+		}
+		seen[state.text] = state.line
+		want := "a non-empty list of tops such as [a, empty]"
+		tops, err := scalars(v, fmt.Sprintf("the tops of %q in accept_with_top", state.text), want)
+		if err != nil {
+			return nil, err
+		}
+		if len(tops) == 0 {
+			return nil, lineErrorf(v.Line, "the tops of %q in accept_with_top must be %s, got an empty list", state.text, want)
+		}
+		out = append(out, acceptTops{state, tops})
+	}
+	return out, nil
 }
 
 func rows(n *yaml.Node) ([]row, error) {

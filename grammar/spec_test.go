@@ -27,6 +27,12 @@ transitions:
   - [q2, b, a, q2, pop]
 `
 
+// withTops returns anbnSpec with "accept_with_top: " + tops after
+// accept_empty_stack (on line 6; its entries from line 7).
+func withTops(tops string) string {
+	return edit("accept_empty_stack: true\n", "accept_empty_stack: true\naccept_with_top: "+tops+"\n")
+}
+
 // edit returns anbnSpec with old replaced by new (which must occur).
 func edit(old, new string) string {
 	if !strings.Contains(anbnSpec, old) {
@@ -46,7 +52,7 @@ func TestParseErrors(t *testing.T) {
 		{"malformed indentation", edit("start: q0", "start: q0\n  x: y"), `g.yaml:4: malformed YAML: mapping values are not allowed`},
 		{"tab", edit("start: q0", "\tstart: q0"), `g.yaml:3: malformed YAML: found character that cannot start any token`},
 		{"two documents", anbnSpec + "---\nname: x\n", `g.yaml:11: a second YAML document`},
-		{"unknown field", edit("start: q0", "start: q0\nstates: [q0]"), `g.yaml:4: unknown field "states" (want name, alphabet, start, accept, accept_empty_stack, transitions)`},
+		{"unknown field", edit("start: q0", "start: q0\nstates: [q0]"), `g.yaml:4: unknown field "states" (want name, alphabet, start, accept, accept_empty_stack, accept_with_top, transitions)`},
 		{"field twice", edit("start: q0", "start: q0\nstart: q1"), `g.yaml:4: field "start" is given twice (first on line 3)`},
 		{"missing alphabet", edit("alphabet: [a, b]\n", ""), `g.yaml:1: missing field "alphabet"`},
 		{"missing start", edit("start: q0\n", ""), `g.yaml:1: missing field "start"`},
@@ -79,6 +85,20 @@ func TestParseErrors(t *testing.T) {
 		{"start state only a target", edit("start: q0", "start: q3") + "  - [q2, a, a, q3, noop]\n", `g.yaml:3: start state "q3" has no transition from it`},
 		{"accept twice", edit("[q2]", "[q2, q2]"), `g.yaml:4: accept state "q2" is listed twice`},
 		{"accept not a list", edit("[q2]", "q2"), `g.yaml:4: accept must be a list of states such as [q2], got "q2"`},
+		{"accept_with_top not a mapping", withTops("[q1]"), `g.yaml:6: accept_with_top must be a mapping from states to lists of tops, such as {q1: [a, empty]}, got a list`},
+		{"accept_with_top empty", withTops(""), `g.yaml:6: accept_with_top must be a mapping from states to lists of tops, such as {q1: [a, empty]}, got nothing`},
+		{"accept_with_top state a list", withTops("\n  [q1]: [a]"), `g.yaml:7: each state of accept_with_top must be a single value, got a list`},
+		{"accept_with_top state twice", withTops("\n  q1: [a]\n  q1: [b]"), `g.yaml:8: state "q1" is given twice in accept_with_top (first on line 7)`},
+		{"accept_with_top tops not a list", withTops("\n  q1: a"), `g.yaml:7: the tops of "q1" in accept_with_top must be a non-empty list of tops such as [a, empty], got "a"`},
+		{"accept_with_top no tops", withTops("\n  q1: []"), `g.yaml:7: the tops of "q1" in accept_with_top must be a non-empty list of tops such as [a, empty], got an empty list`},
+		{"accept_with_top nested top", withTops("\n  q1: [[a]]"), `g.yaml:7: each entry of the tops of "q1" in accept_with_top must be a single value, got a list`},
+		{"accept_with_top unknown state", withTops("\n  q9: [a]"), `g.yaml:7: state "q9" in accept_with_top is neither the start state nor used by any transition`},
+		{"accept_with_top unknown top", withTops("\n  q1: [a,\n    x]"), `g.yaml:8: unknown top "x" for state "q1" in accept_with_top (want a symbol of {a,b}, empty or any)`},
+		{"accept_with_top top twice", withTops("\n  q1: [a, b, a]"), `g.yaml:7: accept_with_top: top "a" is listed twice for state "q1"`},
+		{"accept_with_top any and more", withTops("\n  q1: [b, any]"), `g.yaml:7: accept_with_top: top any of state "q1" overlaps top "b" (any covers every top)`},
+		{"accept_with_top repeats empty", withTops("\n  q2: [a, empty]"), `g.yaml:7: accept_with_top: state "q2" accepts on the empty stack already (it is in accept and accept_empty_stack is true); top empty repeats it`},
+		{"accept_with_top repeats accept", strings.Replace(withTops("\n  q2: [a]"), "accept_empty_stack: true", "accept_empty_stack: false", 1), `g.yaml:7: accept_with_top: state "q2" accepts with every top already (it is in accept and accept_empty_stack is false)`},
+		{"accept_with_top twice", withTops("\n  q1: [a]\naccept_with_top: {q0: [a]}"), `g.yaml:8: field "accept_with_top" is given twice (first on line 6)`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -179,6 +199,7 @@ func samePDA(p, q *PDA) bool {
 	eqT := func(a, b Transition) bool { a.Line, b.Line = 0, 0; return a == b }
 	return p.Name == q.Name && slices.Equal(p.Alphabet, q.Alphabet) && slices.Equal(p.States, q.States) &&
 		p.Start == q.Start && slices.Equal(p.Accept, q.Accept) && p.EmptyStack == q.EmptyStack &&
+		slices.EqualFunc(p.AcceptTops, q.AcceptTops, slices.Equal) &&
 		slices.EqualFunc(p.Transitions, q.Transitions, eqT)
 }
 
@@ -239,7 +260,7 @@ func TestNewErrorsWithoutFile(t *testing.T) {
 }
 
 func FuzzParse(f *testing.F) {
-	for _, name := range Names() {
+	for _, name := range append(Names(), "topaccept") {
 		data, err := os.ReadFile(specPath(name))
 		if err != nil {
 			f.Fatal(err)
@@ -247,6 +268,7 @@ func FuzzParse(f *testing.F) {
 		f.Add(data)
 	}
 	for _, s := range []string{
+		withTops("\n  q1: [a, empty]\n  q0: [any]"), withTops("{q2: [a], q2: [b]}"),
 		"", "---\n", "a: *x\n", "&a [*a]\n", anbnSpec + "  - [q1, b, any, q2, pop]\n",
 		edit("[q2]", "[q9]"), edit("[a, b]", "[a, é]"), anbnSpec[:40],
 		"alphabet: [a]\nstart: s\naccept: [s]\ntransitions: [[s, a, any, s, pop]]\n",

@@ -91,10 +91,12 @@ func meets(a, b []uint64) bool {
 //	      top again                       → P[q][X] ⊇ P[q''][X], A[q][X] ⇐ A[q''][X],
 //	      and acceptance above X          → A[q][X] ⇐ A[q'][c]
 //
-// plus A[q][X] ⇐ q accepting when acceptance does not need an empty stack.
-// From (q, ε), with transitions under the empty top: noop and pop (a no-op
-// on an empty stack) give E[q] ⇐ E[q']; push c gives E[q] ⇐ A[q'][c] or
-// E[q”] for some q” ∈ P[q'][c]; and E[q] ⇐ q accepting.
+// plus A[q][X] ⇐ q accepts with X on top (PDA.AcceptsAt). From (q, ε),
+// with transitions under the empty top: noop and pop (a no-op on an empty
+// stack) give E[q] ⇐ E[q']; push c gives E[q] ⇐ A[q'][c] or E[q”] for some
+// q” ∈ P[q'][c]; and E[q] ⇐ q accepts on the empty stack. Acceptance is a
+// function of (state, top), so these base cases are exact whatever the
+// spec's accept, accept_empty_stack and accept_with_top.
 func (o *Oracle) build() {
 	p := o.p
 	M, L := p.M(), p.L()
@@ -113,7 +115,7 @@ func (o *Oracle) relaxTop(q, x int) bool {
 	p, L := o.p, o.p.L()
 	P := o.set(q, x)
 	grew := false
-	if p.Accept[q] && !p.EmptyStack && !o.a[q*L+x] {
+	if p.AcceptsAt(q, x) && !o.a[q*L+x] {
 		o.a[q*L+x], grew = true, true
 	}
 	for c := 0; c < L; c++ {
@@ -153,7 +155,7 @@ func (o *Oracle) relaxEmpty(q int) bool {
 	if has(o.e, q) {
 		return false
 	}
-	ok := p.Accept[q]
+	ok := p.AcceptsAt(q, L)
 	for c := 0; c < L && !ok; c++ {
 		t, found := p.Lookup(q, c, L)
 		if !found {

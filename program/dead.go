@@ -12,6 +12,7 @@ func complete(p *grammar.PDA) (*grammar.PDA, error) {
 		Name: p.Name, Alphabet: p.Alphabet, Start: p.Start, EmptyStack: p.EmptyStack,
 		States:      append(append([]string(nil), p.States...), name),
 		Accept:      append(append([]bool(nil), p.Accept...), false),
+		AcceptTops:  append(append([][]int(nil), p.AcceptTops...), nil),
 		Transitions: append([]grammar.Transition(nil), p.Transitions...),
 	}
 	dead := len(q.States) - 1

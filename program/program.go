@@ -164,13 +164,19 @@ type compiler struct {
 
 func (c *compiler) set(s Set) { c.prog.Sets = append(c.prog.Sets, s) }
 
-// acceptTops lists the tops under which an accepting state accepts at the end
-// marker: only the empty stack if the PDA accepts by empty stack.
-func acceptTops(p *grammar.PDA) []int {
-	if p.EmptyStack {
-		return []int{p.L()}
+// acceptTops lists the tops (symbol indices, L for the empty stack) with
+// which state q accepts at the end marker (PDA.AcceptsAt): every top for an
+// accepting state, only the empty stack under accept_empty_stack, and the
+// tops of accept_with_top. The accept neuron fires on $ from q exactly with
+// one of them on top.
+func acceptTops(p *grammar.PDA, q int) []int {
+	var out []int
+	for k := 0; k <= p.L(); k++ {
+		if p.AcceptsAt(q, k) {
+			out = append(out, k)
+		}
 	}
-	return p.Tops(grammar.Transition{Top: grammar.TopAny})
+	return out
 }
 
 // rule renders a transition as `q0 -a,⊥-> q1 push`.

@@ -67,10 +67,12 @@ func (c *compiler) second() {
 			}
 		}
 		c.actionsSecond(n, q)
-		if p.Accept[q] {
+		// The accept neuron is a conjunction like any other: read of a top
+		// with which q accepts, and input $.
+		if tops := acceptTops(p, q); len(tops) > 0 {
 			i := neuron(acc)
 			r := p.States[q] + " accepts at $"
-			for _, k := range acceptTops(p) {
+			for _, k := range tops {
 				c.set(Set{Kind: AcceptRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, Rule: r})
 			}
 			c.set(Set{Kind: AcceptRule, Tensor: nspda.TWs, I: i, J: n, K: R + L, L: -1, Value: H, Rule: r})

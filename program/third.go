@@ -8,7 +8,8 @@ import (
 
 // third programs a third-order network. Neuron 0 is the start state, then
 // the other PDA states in order, then the accept neuron, entered on the end
-// marker from an accepting configuration. For every transition
+// marker from an accepting configuration: Ws[accept, q, k, $] = +H for every
+// top k (⊥ included) with which q accepts (PDA.AcceptsAt). For every transition
 // δ(q_j, a_l, top_k) = (q_i, op) (paper Sec. 4.1):
 //
 //	Ws[i,j,k,l] = +H,   Ws[j,j,k,l] = −H if i ≠ j,   bs = −H/2
@@ -47,12 +48,10 @@ func (c *compiler) third() {
 				}
 			}
 		}
-		if p.Accept[q] {
-			for _, k := range acceptTops(p) {
-				r := p.States[q] + " accepts at $ with top " + readName(p, k)
-				c.set(Set{Kind: AcceptRule, Tensor: nspda.TWs, I: acc, J: j, K: k, L: L, Value: H, Rule: r})
-				c.set(Set{Kind: AcceptRule, Tensor: nspda.TWs, I: j, J: j, K: k, L: L, Value: -H, Rule: r})
-			}
+		for _, k := range acceptTops(p, q) {
+			r := p.States[q] + " accepts at $ with top " + readName(p, k)
+			c.set(Set{Kind: AcceptRule, Tensor: nspda.TWs, I: acc, J: j, K: k, L: L, Value: H, Rule: r})
+			c.set(Set{Kind: AcceptRule, Tensor: nspda.TWs, I: j, J: j, K: k, L: L, Value: -H, Rule: r})
 		}
 	}
 	c.biases(-H / 2)

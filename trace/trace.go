@@ -50,6 +50,7 @@ type Automaton struct {
 	States      []string     `json:"states"`
 	Accept      []string     `json:"accept"`
 	EmptyStack  bool         `json:"accept_empty_stack"`
+	AcceptTops  []string     `json:"accept_with_top,omitempty"` // "q1: accepts with a, ⊥", one per state that has them
 	Transitions []Transition `json:"transitions"`
 	Edges       []string     `json:"edges"` // each transition's edge id in the SVG
 }
@@ -97,10 +98,13 @@ func New(title string, m *nspda.Model, refine int, ext *extract.Result, svg []by
 }
 
 func automaton(p *grammar.PDA) *Automaton {
-	a := &Automaton{Name: p.Name, States: p.States, EmptyStack: p.EmptyStack}
+	a := &Automaton{Name: p.Name, States: p.States, EmptyStack: p.EmptyStack, Accept: []string{}}
 	for q, ok := range p.Accept {
 		if ok {
 			a.Accept = append(a.Accept, p.States[q])
+		}
+		if note := extract.AcceptNote(p, q); note != "" {
+			a.AcceptTops = append(a.AcceptTops, p.States[q]+" "+note)
 		}
 	}
 	for _, t := range p.Transitions {

@@ -42,9 +42,10 @@ section 9). It then compares the PDA with the network on every string up to
 --max-len and, with --grammar, with the target language on those strings and
 on --sets, printing the shortest strings on which they differ.
 
-A network whose state vector takes more than --max-states values, or whose
-verdict depends on the stack's top in a way a PDA file cannot say, gets a
-message and a partial --report, and no PDA file (exit status 1).
+A network whose verdict at the end depends on the stack's top gets a PDA
+that says so with accept_with_top. A network whose state vector takes more
+than --max-states values (no finite control of that size) gets a message
+and a partial --report, and no PDA file (exit status 1).
 
 --dot writes the automaton in Graphviz's DOT language and, when Graphviz's
 dot is on PATH, beside it the same name with .svg.`,
@@ -161,6 +162,7 @@ func writeJSON(path string, v any) error {
 func printExtract(w io.Writer, rep *extract.Report, out string) {
 	fmt.Fprintf(w, "extracted %d states (%d control states explored, %d live) from an order-%d NSPDA (J=%d, K=%d) in %.2fs -> %s\n",
 		rep.States, rep.Explored, rep.Live, rep.Order, rep.J, rep.Refine, rep.ExtractSeconds, out)
+	fmt.Fprintf(w, "acceptance: by %s\n", rep.Acceptance)
 	c := rep.Comparison
 	strs, netDis, tgtDis := 0, 0, 0
 	var sets []string

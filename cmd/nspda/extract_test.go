@@ -43,3 +43,53 @@ func TestExtractCLI(t *testing.T) {
 		t.Errorf("no --out: exit %d, want 2", code)
 	}
 }
+
+// TestExtractTopAcceptance: a network whose verdict depends on the top (the
+// programmed topaccept PDA) gets a PDA file with accept_with_top that the
+// other commands read; one whose control exceeds --max-states is refused
+// with exit status 1, a message and a partial report.
+func TestExtractTopAcceptance(t *testing.T) {
+	spec := filepath.Join("..", "..", "grammar", "testdata", "topaccept.yaml")
+	m := programmed(t, spec)
+	dir := t.TempDir()
+	p, rep := filepath.Join(dir, "p.yaml"), filepath.Join(dir, "r.json")
+	out, errs, code := cli(t, "extract", "--model", m, "--out", p, "--grammar", spec, "--max-len", "6", "--report", rep)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(out, "acceptance: by state and top") || !strings.Contains(out, "target topaccept (2 states): agrees") {
+		t.Errorf("output:\n%s", out)
+	}
+	data, _ := os.ReadFile(p)
+	if !strings.Contains(string(data), "accept_with_top:") {
+		t.Errorf("no accept_with_top in\n%s", data)
+	}
+	var r struct {
+		OK         bool   `json:"ok"`
+		Acceptance string `json:"acceptance"`
+	}
+	data, _ = os.ReadFile(rep)
+	if err := json.Unmarshal(data, &r); err != nil || !r.OK || r.Acceptance != "state and top" {
+		t.Errorf("report %s: %v", data, err)
+	}
+	out, errs, code = cli(t, "classify", "--model", m, "ab", "abc")
+	if code != 0 || !strings.Contains(out, "reject") || !strings.Contains(out, "accept") {
+		t.Errorf("classify: %d %s %s", code, out, errs)
+	}
+	if _, errs, code := cli(t, "eval", "--model", m, "--grammar", p, "--sets", "test60"); code != 0 {
+		t.Errorf("eval against the extracted PDA: %s", errs)
+	}
+
+	refused := filepath.Join(dir, "refused.yaml")
+	_, errs, code = cli(t, "extract", "--model", m, "--out", refused, "--max-states", "2", "--report", rep)
+	if code != 1 || !strings.Contains(errs, "does not behave as a finite control") {
+		t.Errorf("--max-states 2: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(refused); err == nil {
+		t.Error("a refused extraction wrote a PDA file")
+	}
+	data, _ = os.ReadFile(rep)
+	if err := json.Unmarshal(data, &r); err != nil || r.OK || !strings.Contains(string(data), `"explored_states": 2`) {
+		t.Errorf("partial report %s: %v", data, err)
+	}
+}

@@ -97,3 +97,27 @@ func TestTracePageInBrowser(t *testing.T) {
 		t.Logf("string %d (%d symbols): loaded in Chromium in %v", i, len(s), elapsed.Round(time.Millisecond))
 	}
 }
+
+// TestTracePageTopAcceptance: the page of a network whose acceptance
+// depends on the top shows accept_with_top beside the automaton, and its
+// script runs without errors.
+func TestTracePageTopAcceptance(t *testing.T) {
+	browser := chromium(t)
+	m := programmed(t, filepath.Join("..", "..", "grammar", "testdata", "topaccept.yaml"))
+	page := filepath.Join(t.TempDir(), "trace.html")
+	if _, errs, code := cli(t, "trace", "--model", m, "--html", page, "ab", "abc"); code != 0 {
+		t.Fatal(errs)
+	}
+	for i, want := range []string{"reject", "accept"} {
+		dom := dumpDOM(t, browser, fmt.Sprintf("file://%s#run=%d&step=last", page, i))
+		if !strings.Contains(dom, `data-errors="0"`) || attr(dom, "ready") != "1" {
+			t.Fatalf("string %d: the script failed: %s", i, regexp.MustCompile(`(?s)<pre id="errors".*?</pre>`).FindString(dom))
+		}
+		if got := attr(dom, "verdict"); got != want {
+			t.Errorf("string %d: verdict %q, want %q", i, got, want)
+		}
+		if !strings.Contains(dom, "q1 accepts with a, ⊥") {
+			t.Errorf("string %d: the page does not show accept_with_top: %s", i, regexp.MustCompile(`(?s)<[^>]*id="autoinfo".*?<`).FindString(dom))
+		}
+	}
+}
