@@ -5,14 +5,15 @@ import (
 	"testing"
 )
 
-// TestLengthsHeat: the comparison table, with its 18 rows a language, is
-// drawn as a heat map; the learning table's 8 rows stay curves; a cell with
-// no finished run prints as "–".
+// TestLengthsHeat: the comparison table, with its 18 rows a language, and
+// the learning table, with 12, are drawn as heat maps; the noise table's 4
+// rows stay curves; a cell with no finished run prints as "–".
 func TestLengthsHeat(t *testing.T) {
 	comparison, _ := Grid("comparison", GridOptions{Seeds: 1})
 	learning, _ := Grid("learning", GridOptions{Seeds: 1})
-	if !manyRows(comparison) || manyRows(learning) {
-		t.Fatalf("manyRows: comparison %v, learning %v", manyRows(comparison), manyRows(learning))
+	noise, _ := Grid("noise", GridOptions{Seeds: 1})
+	if !manyRows(comparison) || !manyRows(learning) || manyRows(noise) {
+		t.Fatalf("manyRows: comparison %v, learning %v, noise %v", manyRows(comparison), manyRows(learning), manyRows(noise))
 	}
 	bins := LengthBins(true)
 	f, err := lengthsHeatFigure(comparison, map[string]*LengthErrors{}, bins)
