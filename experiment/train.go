@@ -13,6 +13,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"time"
 
 	"github.com/nspda/nspda/dataset"
@@ -215,6 +216,9 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		evalRefine = cfg.Refine
 	}
 	s.env.Classifier = func() evaluate.Classifier { return model.Classifier(s.net, evalRefine) }
+	if _, ok := s.net.(nn.ClassifierMaker); ok {
+		s.env.EvalWorkers = runtime.GOMAXPROCS(0) // independent classifiers
+	}
 	if cfg.Patience > 0 {
 		s.env.Select = examples(lang, selSet, cfg)
 		validSet = append(validSet, selSet...)

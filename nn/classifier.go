@@ -13,7 +13,9 @@ type Classifier interface {
 // evaluation-mode classifier (the NSPDA's Runner, which skips the records a
 // NetClassifier keeps). The registry uses it in place of NewClassifier. The
 // classifier uses the model's current weights with refine ≥ 1 iterations per
-// symbol.
+// symbol. Classifiers it returns share nothing mutable with each other or
+// with the model, so that several may classify at once (the trainer's
+// per-epoch checks do, train.Env.EvalWorkers).
 type ClassifierMaker interface {
 	Classifier(refine int) Classifier
 }

@@ -7,6 +7,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/nspda/nspda/evaluate"
@@ -106,6 +107,11 @@ type Env struct {
 	// Init draws the initial weights of restart r ≥ 1 (Settings.Restarts)
 	// into the net and the heads.
 	Init func(r int) error
+	// EvalWorkers > 1 classifies the per-epoch sets (training, validation,
+	// selection) on that many goroutines, each with its own Classifier().
+	// Only for nets whose classifiers share nothing mutable (the NSPDA's
+	// runners); the counts, and so every result, are the same.
+	EvalWorkers int
 }
 
 // Metrics is one epoch's line of metrics.jsonl. It holds no wall-clock time,
@@ -395,7 +401,7 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 // the best is perfect or patience runs out. It returns the % of env.Select
 // classified correctly.
 func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
-	acc := accuracy(env.Classifier(), env.Select)
+	acc := accuracy(env, env.Select)
 	sel := st.cp.Selection
 	if errs := (1 - trainAcc) + (1 - acc); errs < sel.Errors {
 		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SinceBest = st.cp.Epoch, errs, trainAcc, 0
@@ -469,7 +475,7 @@ func restoreHeads(obj *Objective, from [][]float64) error {
 // the whole validation set better than the best so far (ties: better on the
 // training set; otherwise the earlier epoch stays).
 func (st *runState) keepBest(env Env, trainAcc float64, params []float64) {
-	va := accuracy(env.Classifier(), env.Valid)
+	va := accuracy(env, env.Valid)
 	b := st.cp.Best
 	if b != nil && (va < b.ValidAcc || va == b.ValidAcc && trainAcc <= b.TrainAcc) {
 		return
@@ -529,12 +535,10 @@ func (st *runState) restore(from *Checkpoint, params []float64, cur Curriculum) 
 // which strings it gets right in correct), on the subset just trained on, and
 // on the validation strings of length <= phase.ValidMax.
 func judge(env Env, phase Phase, subset []int, correct []bool) Report {
-	cls := env.Classifier()
+	classify(env, env.Train, correct)
 	right := 0
-	for i, ex := range env.Train {
-		ok, _ := cls.Classify(ex.Syms)
-		correct[i] = ok == (ex.Label == 1)
-		if correct[i] {
+	for _, c := range correct {
+		if c {
 			right++
 		}
 	}
@@ -547,29 +551,55 @@ func judge(env Env, phase Phase, subset []int, correct []bool) Report {
 		}
 	}
 	r.SubsetAcc = ratio(sub, len(subset))
-	vr, vn := 0, 0
+	var valid []Example
 	for _, ex := range env.Valid {
-		if len(ex.Syms) > phase.ValidMax {
-			continue
-		}
-		vn++
-		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
-			vr++
+		if len(ex.Syms) <= phase.ValidMax {
+			valid = append(valid, ex)
 		}
 	}
-	r.ValidAcc = ratio(vr, vn)
+	r.ValidAcc = accuracy(env, valid)
 	return r
 }
 
-// accuracy is the fraction of exs that cls classifies correctly (1 for none).
-func accuracy(cls evaluate.Classifier, exs []Example) float64 {
+// accuracy is the fraction of exs that env's classifiers get right (1 for
+// none).
+func accuracy(env Env, exs []Example) float64 {
+	ok := make([]bool, len(exs))
+	classify(env, exs, ok)
 	right := 0
-	for _, ex := range exs {
-		if ok, _ := cls.Classify(ex.Syms); ok == (ex.Label == 1) {
+	for _, c := range ok {
+		if c {
 			right++
 		}
 	}
 	return ratio(right, len(exs))
+}
+
+// classify sets correct[i] to whether exs[i] is classified right, on
+// env.EvalWorkers goroutines (each with its own classifier, over a
+// contiguous share of exs).
+func classify(env Env, exs []Example, correct []bool) {
+	w := min(max(1, env.EvalWorkers), len(exs))
+	if w <= 1 {
+		cls := env.Classifier()
+		for i, ex := range exs {
+			ok, _ := cls.Classify(ex.Syms)
+			correct[i] = ok == (ex.Label == 1)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for k := range w {
+		lo, hi := k*len(exs)/w, (k+1)*len(exs)/w
+		cls := env.Classifier()
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				ok, _ := cls.Classify(exs[i].Syms)
+				correct[i] = ok == (exs[i].Label == 1)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 func ratio(a, b int) float64 {
