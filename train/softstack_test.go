@@ -109,9 +109,11 @@ func TestSharpnessSchedule(t *testing.T) {
 	}
 }
 
-// TestSharpnessRestarts: a restart begins soft again: the schedule counts
-// epochs from the first epoch of the current start.
-func TestSharpnessRestarts(t *testing.T) {
+// restartRun runs a soft net on six strings at a rate of 1e-9, which leaves
+// the weights (and so the scores) as they are: epoch 2 does not improve,
+// patience 1 runs out, and every later start ends after its one epoch,
+// until set.Restarts are spent. It returns the net and each epoch's β.
+func restartRun(t *testing.T, set Settings) (*nspda.Net, betas) {
 	net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
 	rng := rand.New(rand.NewPCG(1, 2))
 	var exs []Example
@@ -121,16 +123,20 @@ func TestSharpnessRestarts(t *testing.T) {
 	env := Env{Net: net, Train: exs, Valid: exs[:2],
 		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() },
 		Init:       func(int) error { return nil }}
-	// A rate of 1e-9 leaves the weights (and so the scores) as they are:
-	// epoch 2 does not improve, patience 1 runs out, epoch 3 restarts and
-	// does not improve either, and the one restart is spent.
-	set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 10,
-		Schedule: Schedule{LR0: 1e-9}, Clip: 13, Seed: 3, Patience: 1, Restarts: 1,
-		SoftStackBeta0: 0.5, SoftStackGrowth: 2}
+	set.Estimator, set.Curriculum, set.Refine, set.MaxEpochs = &BPTT{}, &phases{n: 10}, 1, 10
+	set.Schedule, set.Clip, set.Seed, set.Patience = Schedule{LR0: 1e-9}, 13, 3, 1
+	set.SoftStackBeta0, set.SoftStackGrowth = 0.5, 2
 	var b betas
 	if _, err := Run(context.Background(), env, set, &b, nil); err != nil {
 		t.Fatal(err)
 	}
+	return net, b
+}
+
+// TestSharpnessRestarts: a restart begins soft again: the schedule counts
+// epochs from the first epoch of the current start.
+func TestSharpnessRestarts(t *testing.T) {
+	_, b := restartRun(t, Settings{Restarts: 1})
 	if want := (betas{0.5, 1, 0.5}); fmt.Sprint(b) != fmt.Sprint(want) {
 		t.Errorf("sharpness per epoch %v, want %v", b, want)
 	}
@@ -141,27 +147,11 @@ func TestSharpnessRestarts(t *testing.T) {
 // β0, start 2 on the digital stack again; the epochs of a digital start
 // give the gradient of a net without SoftStack.
 func TestSoftStackAlternate(t *testing.T) {
-	net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
-	rng := rand.New(rand.NewPCG(1, 2))
-	var exs []Example
-	for range 6 {
-		exs = append(exs, randomExample(rng, 2, 5, false))
-	}
-	env := Env{Net: net, Train: exs, Valid: exs[:2],
-		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() },
-		Init:       func(int) error { return nil }}
-	// As in TestSharpnessRestarts, the first start lasts two epochs and
-	// each restart one.
-	set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 10,
-		Schedule: Schedule{LR0: 1e-9}, Clip: 13, Seed: 3, Patience: 1, Restarts: 2,
-		SoftStackBeta0: 0.5, SoftStackGrowth: 2, SoftStackAlternate: true}
-	var b betas
-	if _, err := Run(context.Background(), env, set, &b, nil); err != nil {
-		t.Fatal(err)
-	}
+	net, b := restartRun(t, Settings{Restarts: 2, SoftStackAlternate: true})
 	if want := (betas{0, 0, 0.5, 0}); fmt.Sprint(b) != fmt.Sprint(want) {
 		t.Errorf("sharpness per epoch %v, want %v (0: the digital stack)", b, want)
 	}
+	rng := rand.New(rand.NewPCG(1, 3))
 	// The run ended in a digital start: the net now trains digitally.
 	ex := randomExample(rng, 2, 9, false)
 	gs, _ := gradOf(&BPTT{}, net, ex, 1, 1)
