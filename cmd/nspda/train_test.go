@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -113,6 +114,48 @@ func TestTrainDivergesExit1(t *testing.T) {
 	for _, f := range []string{experiment.ModelFile, experiment.SummaryFile} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err == nil {
 			t.Errorf("a diverged run wrote %s", f)
+		}
+	}
+}
+
+// TestTrainData: `train --data` on splits that `generate` wrote: with
+// --select it takes the data recipe whole (selection, restarts, the
+// alternating stacks, the wide size rule's J = 20); without, one start on
+// the digital stack; the errors come per test file.
+func TestTrainData(t *testing.T) {
+	dir := t.TempDir()
+	gen := func(split, name string, n int) string {
+		path := filepath.Join(dir, name+".jsonl")
+		if _, errs, code := cli(t, "generate", "--grammar", "anbn", "--split", split, "--seed", "1", "--out", path,
+			"--positives", fmt.Sprint(n), "--negatives", fmt.Sprint(n)); code != 0 {
+			t.Fatalf("generate %s: %s", split, errs)
+		}
+		return path
+	}
+	trainF, selF, testF := gen("train", "train", 30), gen("select", "select", 10), gen("test60", "test", 10)
+	for _, withSelect := range []bool{true, false} {
+		out := filepath.Join(dir, fmt.Sprint("run-", withSelect))
+		args := []string{"train", "--data", trainF, "--test", testF, "--max-epochs", "2", "--out", out, "--quiet"}
+		if withSelect {
+			args = append(args, "--select", selF, "--restarts", "1", "--patience", "1")
+		}
+		stdout, errs, code := cli(t, args...)
+		if code != 0 {
+			t.Fatalf("select %v: exit %d: %s", withSelect, code, errs)
+		}
+		if !strings.Contains(stdout, "test[22-60]") {
+			t.Errorf("select %v: no line for the test file in\n%s", withSelect, stdout)
+		}
+		cfg, err := experiment.ReadConfig(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		soft := cfg.SoftStack && cfg.SoftAlternate && cfg.Patience > 0 && cfg.LMWeight > 0
+		if soft != withSelect || cfg.Size != "wide" {
+			t.Errorf("select %v: config %+v", withSelect, cfg)
+		}
+		if m, err := os.ReadFile(filepath.Join(out, "model.json")); err != nil || !strings.Contains(string(m), `"J": 20`) {
+			t.Errorf("select %v: model is not J = 20 (%v)", withSelect, err)
 		}
 	}
 }
