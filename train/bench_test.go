@@ -163,3 +163,52 @@ func BenchmarkRecipes(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkThroughput measures training throughput — forward, gradient and
+// update — in input characters per second, third order, K = 4, on Dyck-2's
+// training strings: online is the paper's path (BPTT one string at a time,
+// SGD after each), batch32 the lock-step minibatch (BatchBPTT on 32
+// strings, then one SGD step on their mean gradient).
+func BenchmarkThroughput(b *testing.B) {
+	exs := dyck2Examples(b)
+	for _, J := range []int{8, 32} {
+		b.Run(fmt.Sprintf("online/J%d", J), func(b *testing.B) {
+			benchSGD(b, testNet(b, nspda.Third, 4, J, 1), &BPTT{}, exs, 4)
+		})
+	}
+	for _, J := range []int{8, 32} {
+		b.Run(fmt.Sprintf("batch32/J%d", J), func(b *testing.B) {
+			benchBatch(b, testNet(b, nspda.Third, 4, J, 1), exs, 32, 4)
+		})
+	}
+}
+
+// benchBatch measures BatchBPTT's training throughput on exs in minibatches
+// of B strings, one SGD step on each batch's mean gradient.
+func benchBatch(b *testing.B, net *nspda.Net, exs []Example, B, K int) {
+	grad := make([]float64, len(net.Params()))
+	rngs := make([]*rand.Rand, B)
+	for i := range rngs {
+		rngs[i] = rand.New(rand.NewPCG(2, uint64(i)))
+	}
+	est := &BatchBPTT{}
+	batch := make([]Example, B)
+	chars := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range batch {
+			batch[k] = exs[(i*B+k)%len(exs)]
+			chars += len(batch[k].Syms)
+		}
+		clear(grad)
+		if _, err := est.GradientBatch(net, nil, batch, K, rngs, grad); err != nil {
+			b.Fatal(err)
+		}
+		scale([][]float64{grad}, 1/float64(B))
+		if err := SGD(net.Params(), grad, 1e-4, DefaultClip); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
+}
