@@ -48,6 +48,8 @@ type Batch struct {
 	sv     []float64   // scratch: one string's state
 	dsv    []float64   // scratch: one string's state gradient
 	dpn    []float64   // scratch: R
+	gWsL   []float64   // the lanes of Ws's gradient (kGrad)
+	gWaL   []float64   // the lanes of Wa's gradient
 	rbase  []float64   // scratch: R drawn read values
 	rg     []float64   // scratch: R
 	rn     []float64   // scratch: R
@@ -378,6 +380,7 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 	bt.dpre, bt.dact = grow(bt.dpre, J*B), grow(bt.dact, A*B)
 	bt.sv, bt.dsv, bt.dpn = grow(bt.sv, S), grow(bt.dsv, S), grow(bt.dpn, R)
 	ds, ds2, dpre, dact, dpn := bt.ds, bt.ds2, bt.dpre, bt.dact, bt.dpn
+	bt.gWsL, bt.gWaL = zeroed(bt.gWsL, len(n.Ws)*lanes), zeroed(bt.gWaL, len(n.Wa)*lanes)
 	loss := 0.0
 	for i := bt.nIt - 1; i >= 0; i-- {
 		t, it := i/bt.refine, i%bt.refine
@@ -474,7 +477,7 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 			}
 			dzr := zeroed(bt.dzr, J*R*np)
 			bt.dzr = dzr
-			kGrad(gWs, l*J*J*R, J*R, R, J, J, out, zr, np)
+			kGrad(bt.gWsL, l*J*J*R, J*R, R, J, J, out, zr, np)
 			kBack(dzr, n.Ws, l*J*J*R, J*R, R, J, J, out, np)
 			if first && l < L {
 				for c := range A {
@@ -484,7 +487,7 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 					}
 					clear(o[len(idx):])
 				}
-				kGrad(gWa, l*J*A*R, A*R, R, J, A, out, zr, np)
+				kGrad(bt.gWaL, l*J*A*R, A*R, R, J, A, out, zr, np)
 				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, np)
 			}
 			for j := range J {
@@ -500,7 +503,20 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 		ds, ds2 = ds2, ds
 	}
 	bt.ds, bt.ds2 = ds, ds2
+	reduceLanes(gWs, bt.gWsL)
+	reduceLanes(gWa, bt.gWaL)
 	return loss
+}
+
+// reduceLanes adds the sum of each weight's lanes in gl into g.
+func reduceLanes(g, gl []float64) {
+	for w := range g {
+		s := 0.0
+		for _, v := range gl[w*lanes : w*lanes+lanes] {
+			s += v
+		}
+		g[w] += s
+	}
 }
 
 // actionLoss adds the action loss of string b at the iteration of rc (target

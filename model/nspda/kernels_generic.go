@@ -1,4 +1,4 @@
-//go:build !goexperiment.simd
+//go:build !goexperiment.simd || !amd64
 
 package nspda
 
@@ -44,19 +44,22 @@ func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, np int) {
 	}
 }
 
-// kGrad adds into gW[j,i,k] Σ_m dout[i*np+m]·zr[jk, m].
-func kGrad(gW []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
+// kGrad adds dout[i*np+m]·zr[jk, m] into the lane accumulator
+// gl[(wb + j*js + i*R + k)*lanes + m%lanes] of weight W[j,i,k]: the weight
+// gradient, summed over the lanes by reduceLanes.
+func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
 	for j := 0; j < J; j++ {
 		for i := 0; i < nout; i++ {
 			d := dout[i*np : i*np+np]
-			g := gW[wb+j*js+i*R : wb+j*js+i*R+R]
-			for k := range g {
+			w0 := wb + j*js + i*R
+			for k := 0; k < R; k++ {
 				src := zr[(j*R+k)*np : (j*R+k)*np+np]
-				s := 0.0
-				for m, v := range src {
-					s += d[m] * v
+				g := gl[(w0+k)*lanes : (w0+k)*lanes+lanes]
+				for c := 0; c < np; c += lanes {
+					for q := range g {
+						g[q] += d[c+q] * src[c+q]
+					}
 				}
-				g[k] += s
 			}
 		}
 	}
@@ -64,3 +67,11 @@ func kGrad(gW []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
 
 // lanes is the padding of a group's buffers.
 const lanes = 8
+
+type kernelVariant struct {
+	name string
+	set  func()
+}
+
+// kernelVariants lists the compiled kernels, the default first.
+func kernelVariants() []kernelVariant { return []kernelVariant{{"go", func() {}}} }

@@ -1,0 +1,93 @@
+package nspda
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// kernelCase returns random operands for the kernels: W of a J-output
+// contraction at input 1 (L = 4), zr and dout for a group of np lanes.
+func kernelCase(J, np int, seed uint64) (W, zr, dout []float64, wb, js, R int) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	R = 5
+	W = make([]float64, 5*J*J*R)
+	for i := range W {
+		W[i] = rng.NormFloat64()
+	}
+	zr, dout = make([]float64, J*R*np), make([]float64, J*np)
+	for i := range zr {
+		zr[i] = rng.Float64()
+	}
+	for i := range dout {
+		dout[i] = rng.NormFloat64()
+	}
+	return W, zr, dout, 1 * J * J * R, J * R, R
+}
+
+// TestKernels checks the compiled kernels (plain Go or SIMD, and with
+// GOEXPERIMENT=simd both the AVX-512 and the AVX2 variants) against
+// straightforward loops, to 1e-12 relative.
+func TestKernels(t *testing.T) {
+	for _, J := range []int{1, 3, 8, 13, 32} {
+		for _, np := range []int{8, 16, 32} {
+			W, zr, dout, wb, js, R := kernelCase(J, np, uint64(J*np))
+			wantF := make([]float64, J*np)
+			wantB := make([]float64, J*R*np)
+			wantG := make([]float64, len(W))
+			for i := range J {
+				for j := range J {
+					for k := range R {
+						w := W[wb+j*js+i*R+k]
+						for m := range np {
+							wantF[i*np+m] += w * zr[(j*R+k)*np+m]
+							wantB[(j*R+k)*np+m] += w * dout[i*np+m]
+							wantG[wb+j*js+i*R+k] += dout[i*np+m] * zr[(j*R+k)*np+m]
+						}
+					}
+				}
+			}
+			for _, v := range kernelVariants() {
+				v.set()
+				gotF := make([]float64, J*np)
+				kFwd(gotF, W, wb, js, R, J, J, zr, np)
+				gotB := make([]float64, J*R*np)
+				kBack(gotB, W, wb, js, R, J, J, dout, np)
+				gl := make([]float64, len(W)*lanes)
+				kGrad(gl, wb, js, R, J, J, dout, zr, np)
+				gotG := make([]float64, len(W))
+				reduceLanes(gotG, gl)
+				for name, p := range map[string][2][]float64{"kFwd": {gotF, wantF}, "kBack": {gotB, wantB}, "kGrad": {gotG, wantG}} {
+					for i := range p[0] {
+						if d := math.Abs(p[0][i] - p[1][i]); d > 1e-12*(1+math.Abs(p[1][i])) {
+							t.Fatalf("%s %s J=%d np=%d: [%d] = %v, want %v", v.name, name, J, np, i, p[0][i], p[1][i])
+						}
+					}
+				}
+			}
+			kernelVariants()[0].set()
+		}
+	}
+}
+
+func BenchmarkKernels(b *testing.B) {
+	for _, v := range kernelVariants() {
+		for _, J := range []int{8, 32} {
+			for _, np := range []int{8, 32} {
+				W, zr, dout, wb, js, R := kernelCase(J, np, 1)
+				out, dzr, gl := make([]float64, J*np), make([]float64, J*R*np), make([]float64, len(W)*lanes)
+				b.Run(fmt.Sprintf("%s/J%d/np%d", v.name, J, np), func(b *testing.B) {
+					v.set()
+					defer kernelVariants()[0].set()
+					for b.Loop() {
+						kFwd(out, W, wb, js, R, J, J, zr, np)
+						kBack(dzr, W, wb, js, R, J, J, dout, np)
+						kGrad(gl, wb, js, R, J, J, dout, zr, np)
+					}
+					b.ReportMetric(float64(3*J*J*R*np)/b.Elapsed().Seconds()*float64(b.N)/1e9*2, "GFLOP/s")
+				})
+			}
+		}
+	}
+}
