@@ -201,25 +201,40 @@ func drawReadsRng(rng *rand.Rand, base []float64) (top, popped float64) {
 	return uniform(rng, stack.TopRange), uniform(rng, stack.PoppedRange)
 }
 
-// padded is n rounded up to a multiple of lanes.
-func padded(n int) int { return (n + lanes - 1) / lanes * lanes }
+// chunks is the number of chunks of lanes strings that hold n strings.
+func chunks(n int) int { return (n + lanes - 1) / lanes }
 
-// gather sets zr[(j*R+k)*np + m] = z_j·r_k of string idx[m] from the state s.
-func (bt *Batch) gather(s []float64, idx []int, np int) []float64 {
+// at is the index of row r of string m in a group buffer of rows rows
+// (kernels_generic.go).
+func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
+
+// gather sets row j*R+k of string m of the group buffer zr to z_j·r_k of
+// string idx[m], from the state s; the padding is zero.
+func (bt *Batch) gather(s []float64, idx []int, nc int) []float64 {
 	J, R, B := bt.n.J, bt.n.R(), bt.B
-	bt.zr = grow(bt.zr, J*R*np)
+	bt.zr = zeroed(bt.zr, J*R*nc*lanes)
 	for j := range J {
 		z := s[j*B : j*B+B]
 		for k := range R {
 			r := s[(J+k)*B : (J+k)*B+B]
-			row := bt.zr[(j*R+k)*np : (j*R+k)*np+np]
 			for m, b := range idx {
-				row[m] = z[b] * r[b]
+				bt.zr[at(J*R, j*R+k, m)] = z[b] * r[b]
 			}
-			clear(row[len(idx):])
 		}
 	}
 	return bt.zr
+}
+
+// toGroup copies rows u0 … u0+rows−1 of the strings idx of the batch-layout
+// v (B strings) into the group buffer g, zeroing the padding.
+func toGroup(g, v []float64, u0, rows, B int, idx []int) {
+	clear(g)
+	for r := range rows {
+		src := v[(u0+r)*B : (u0+r+1)*B]
+		for m, b := range idx {
+			g[at(rows, r, m)] = src[b]
+		}
+	}
 }
 
 // step runs lock-step iteration i (input position t).
@@ -231,20 +246,19 @@ func (bt *Batch) step(i, t int, first, last bool) {
 		if len(idx) == 0 {
 			continue
 		}
-		np := padded(len(idx))
-		zr := bt.gather(s, idx, np)
-		out := grow(bt.gout, J*np)
+		nc := chunks(len(idx))
+		zr := bt.gather(s, idx, nc)
+		out := grow(bt.gout, max(J, A)*nc*lanes)
 		bt.gout = out
-		for i2 := range J {
-			o := out[i2*np : i2*np+np]
-			for m := range o {
-				o[m] = n.Bs[i2]
+		for m := range nc * lanes {
+			for i2 := range J {
+				out[at(J, i2, m)] = n.Bs[i2]
 			}
 		}
-		kFwd(out, n.Ws, l*J*J*R, J*R, R, J, J, zr, np)
+		kFwd(out, n.Ws, l*J*J*R, J*R, R, J, J, zr, nc)
 		for i2 := range J {
 			for m, b := range idx {
-				v := out[i2*np+m]
+				v := out[at(J, i2, m)]
 				zn := 0.0
 				if v > 0 {
 					zn = 1
@@ -261,18 +275,15 @@ func (bt *Batch) step(i, t int, first, last bool) {
 		if !moved {
 			continue
 		}
-		out = grow(out, max(J, A)*np)
-		bt.gout = out
-		for c := range A {
-			o := out[c*np : c*np+np]
-			for m := range o {
-				o[m] = n.Ba[c]
+		for m := range nc * lanes {
+			for c := range A {
+				out[at(A, c, m)] = n.Ba[c]
 			}
 		}
-		kFwd(out, n.Wa, l*J*A*R, A*R, R, J, A, zr, np)
+		kFwd(out, n.Wa, l*J*A*R, A*R, R, J, A, zr, nc)
 		for c := range A {
 			for m, b := range idx {
-				rc.act[c*B+b] = out[c*np+m]
+				rc.act[c*B+b] = out[at(A, c, m)]
 			}
 		}
 		for _, b := range idx {
@@ -464,38 +475,26 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 			if len(idx) == 0 {
 				continue
 			}
-			np := padded(len(idx))
-			zr := bt.gather(s, idx, np)
-			out := grow(bt.gout, max(J, A)*np)
+			nc := chunks(len(idx))
+			zr := bt.gather(s, idx, nc)
+			out := grow(bt.gout, max(J, A)*nc*lanes)
 			bt.gout = out
-			for j := range J {
-				o := out[j*np : j*np+np]
-				for m, b := range idx {
-					o[m] = dpre[j*B+b]
-				}
-				clear(o[len(idx):])
-			}
-			dzr := zeroed(bt.dzr, J*R*np)
+			toGroup(out[:J*nc*lanes], dpre, 0, J, B, idx)
+			dzr := zeroed(bt.dzr, J*R*nc*lanes)
 			bt.dzr = dzr
-			kGrad(bt.gWsL, l*J*J*R, J*R, R, J, J, out, zr, np)
-			kBack(dzr, n.Ws, l*J*J*R, J*R, R, J, J, out, np)
+			kGrad(bt.gWsL, l*J*J*R, J*R, R, J, J, out, zr, nc)
+			kBack(dzr, n.Ws, l*J*J*R, J*R, R, J, J, out, nc)
 			if first && l < L {
-				for c := range A {
-					o := out[c*np : c*np+np]
-					for m, b := range idx {
-						o[m] = dact[c*B+b]
-					}
-					clear(o[len(idx):])
-				}
-				kGrad(bt.gWaL, l*J*A*R, A*R, R, J, A, out, zr, np)
-				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, np)
+				toGroup(out[:A*nc*lanes], dact, 0, A, B, idx)
+				kGrad(bt.gWaL, l*J*A*R, A*R, R, J, A, out, zr, nc)
+				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, nc)
 			}
 			for j := range J {
 				for k := range R {
-					row := dzr[(j*R+k)*np : (j*R+k)*np+np]
 					for m, b := range idx {
-						ds[j*B+b] += row[m] * s[(J+k)*B+b]
-						ds[(J+k)*B+b] += row[m] * s[j*B+b]
+						d := dzr[at(J*R, j*R+k, m)]
+						ds[j*B+b] += d * s[(J+k)*B+b]
+						ds[(J+k)*B+b] += d * s[j*B+b]
 					}
 				}
 			}

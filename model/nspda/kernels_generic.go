@@ -7,57 +7,27 @@ package nspda
 const Kernels = "go"
 
 // The lock-step contraction kernels (batch.go). A group of n strings that
-// share one input symbol is held batch-innermost in buffers of stride np
-// (n rounded up to lanes, the padding zero). W is a contraction's weight
-// tensor; the weight from state neuron j and read neuron k to output i is
-// W[wb + j*js + i*R + k]; zr[(j*R+k)*np + m] = z_j·r_k of string m.
+// share one input symbol is held batch-innermost in nc = ⌈n/lanes⌉ chunks of
+// lanes strings (the padding zero): a buffer of rows values per string holds
+// row r of string m = c*lanes + q at (c*rows + r)*lanes + q. W is a
+// contraction's weight tensor: the weight from state neuron j and read neuron
+// k to output i is W[wb + j*js + i*R + k]; zr (J·R rows) holds z_j·r_k in
+// row j*R + k.
 
-// kFwd adds into out[i*np+m] (i < nout) Σ_{j,k} W[j,i,k]·zr[jk, m].
-func kFwd(out, W []float64, wb, js, R, J, nout int, zr []float64, np int) {
-	for i := 0; i < nout; i++ {
-		o := out[i*np : i*np+np]
-		for j := 0; j < J; j++ {
-			row := W[wb+j*js+i*R : wb+j*js+i*R+R]
-			for k, w := range row {
-				src := zr[(j*R+k)*np : (j*R+k)*np+np]
-				for m, v := range src {
-					o[m] += w * v
-				}
-			}
-		}
-	}
-}
-
-// kBack adds into dzr[jk, m] Σ_i W[j,i,k]·dout[i*np+m].
-func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, np int) {
-	for j := 0; j < J; j++ {
-		for k := 0; k < R; k++ {
-			d := dzr[(j*R+k)*np : (j*R+k)*np+np]
-			for i := 0; i < nout; i++ {
-				w := W[wb+j*js+i*R+k]
-				src := dout[i*np : i*np+np]
-				for m, v := range src {
-					d[m] += w * v
-				}
-			}
-		}
-	}
-}
-
-// kGrad adds dout[i*np+m]·zr[jk, m] into the lane accumulator
-// gl[(wb + j*js + i*R + k)*lanes + m%lanes] of weight W[j,i,k]: the weight
-// gradient, summed over the lanes by reduceLanes.
-func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
-	for j := 0; j < J; j++ {
+// kFwd adds into out (nout rows) Σ_{j,k} W[j,i,k]·zr[jk].
+func kFwd(out, W []float64, wb, js, R, J, nout int, zr []float64, nc int) {
+	for c := range nc {
+		o := out[c*nout*lanes : (c+1)*nout*lanes]
+		z := zr[c*J*R*lanes : (c+1)*J*R*lanes]
 		for i := 0; i < nout; i++ {
-			d := dout[i*np : i*np+np]
-			w0 := wb + j*js + i*R
-			for k := 0; k < R; k++ {
-				src := zr[(j*R+k)*np : (j*R+k)*np+np]
-				g := gl[(w0+k)*lanes : (w0+k)*lanes+lanes]
-				for c := 0; c < np; c += lanes {
-					for q := range g {
-						g[q] += d[c+q] * src[c+q]
+			oi := (*[lanes]float64)(o[i*lanes:])
+			for j := 0; j < J; j++ {
+				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
+				zj := z[j*R*lanes : (j+1)*R*lanes]
+				for k, wk := range w {
+					v := (*[lanes]float64)(zj[k*lanes:])
+					for q := range lanes {
+						oi[q] += wk * v[q]
 					}
 				}
 			}
@@ -65,7 +35,51 @@ func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
 	}
 }
 
-// lanes is the padding of a group's buffers.
+// kBack adds into dzr (J·R rows) Σ_i W[j,i,k]·dout[i].
+func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, nc int) {
+	for c := range nc {
+		d := dout[c*nout*lanes : (c+1)*nout*lanes]
+		dz := dzr[c*J*R*lanes : (c+1)*J*R*lanes]
+		for j := 0; j < J; j++ {
+			for i := 0; i < nout; i++ {
+				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
+				di := (*[lanes]float64)(d[i*lanes:])
+				for k, wk := range w {
+					a := (*[lanes]float64)(dz[(j*R+k)*lanes:])
+					for q := range lanes {
+						a[q] += wk * di[q]
+					}
+				}
+			}
+		}
+	}
+}
+
+// kGrad adds dout[i]·zr[jk] into the lane accumulator
+// gl[(wb + j*js + i*R + k)*lanes:][:lanes] of weight W[j,i,k]: the weight
+// gradient, summed over the lanes by reduceLanes.
+func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
+	for c := range nc {
+		d := dout[c*nout*lanes : (c+1)*nout*lanes]
+		z := zr[c*J*R*lanes : (c+1)*J*R*lanes]
+		for j := 0; j < J; j++ {
+			zj := z[j*R*lanes : (j+1)*R*lanes]
+			for i := 0; i < nout; i++ {
+				di := (*[lanes]float64)(d[i*lanes:])
+				g := gl[(wb+j*js+i*R)*lanes : (wb+j*js+i*R+R)*lanes]
+				for k := 0; k < R; k++ {
+					gk := (*[lanes]float64)(g[k*lanes:])
+					v := (*[lanes]float64)(zj[k*lanes:])
+					for q := range lanes {
+						gk[q] += di[q] * v[q]
+					}
+				}
+			}
+		}
+	}
+}
+
+// lanes is the number of strings in a chunk of a group's buffers.
 const lanes = 8
 
 type kernelVariant struct {

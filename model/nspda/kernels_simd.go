@@ -8,162 +8,196 @@ import "simd/archsimd"
 // Go loops) or, built with GOEXPERIMENT=simd, "simd/archsimd".
 const Kernels = "simd/archsimd"
 
-// lanes is the padding of a group's buffers: one 512-bit vector.
+// lanes is the number of strings in a chunk: one 512-bit vector.
 const lanes = 8
 
 // avx512 chooses the Float64x8 kernels; without AVX-512 the kernels run on
 // pairs of Float64x4 (AVX2 and FMA). Tests switch it to check both.
 var avx512 = archsimd.X86.AVX512()
 
-// The kernels below compute what kernels_generic.go's do, with fused
-// multiply-adds and sums in another order (the same results to rounding).
+// The kernels below compute what kernels_generic.go's do (see there for
+// the layouts), with fused multiply-adds and sums in another order: the same
+// results to rounding.
 
-// kFwd adds into out[i*np+m] (i < nout) Σ_{j,k} W[j,i,k]·zr[jk, m]. Four
-// output rows at a time keep four independent accumulators.
-func kFwd(out, W []float64, wb, js, R, J, nout int, zr []float64, np int) {
+func load8(s []float64) archsimd.Float64x8 { return archsimd.LoadFloat64x8((*[8]float64)(s)) }
+func bcast8(v float64) archsimd.Float64x8  { return archsimd.BroadcastFloat64x8(v) }
+func load4(s []float64) archsimd.Float64x4 { return archsimd.LoadFloat64x4((*[4]float64)(s)) }
+func bcast4(v float64) archsimd.Float64x4  { return archsimd.BroadcastFloat64x4(v) }
+
+// kFwd adds into out (nout rows) Σ_{j,k} W[j,i,k]·zr[jk], four output rows
+// at a time (four independent accumulators that share each load of zr).
+func kFwd(out, W []float64, wb, js, R, J, nout int, zr []float64, nc int) {
 	if !avx512 {
-		kFwd4(out, W, wb, js, R, J, nout, zr, np)
+		kFwd4(out, W, wb, js, R, J, nout, zr, nc)
 		return
 	}
-	i := 0
-	for ; i+4 <= nout; i += 4 {
-		for c := 0; c < np; c += 8 {
-			a0 := archsimd.LoadFloat64x8Slice(out[i*np+c:])
-			a1 := archsimd.LoadFloat64x8Slice(out[(i+1)*np+c:])
-			a2 := archsimd.LoadFloat64x8Slice(out[(i+2)*np+c:])
-			a3 := archsimd.LoadFloat64x8Slice(out[(i+3)*np+c:])
+	for c := range nc {
+		o := out[c*nout*8 : (c+1)*nout*8]
+		z := zr[c*J*R*8 : (c+1)*J*R*8]
+		i := 0
+		for ; i+4 <= nout; i += 4 {
+			a0, a1, a2, a3 := load8(o[i*8:i*8+8]), load8(o[i*8+8:i*8+16]), load8(o[i*8+16:i*8+24]), load8(o[i*8+24:i*8+32])
 			for j := 0; j < J; j++ {
-				w := W[wb+j*js+i*R : wb+j*js+(i+4)*R]
-				for k := 0; k < R; k++ {
-					v := archsimd.LoadFloat64x8Slice(zr[(j*R+k)*np+c:])
-					a0 = v.MulAdd(archsimd.BroadcastFloat64x8(w[k]), a0)
-					a1 = v.MulAdd(archsimd.BroadcastFloat64x8(w[R+k]), a1)
-					a2 = v.MulAdd(archsimd.BroadcastFloat64x8(w[2*R+k]), a2)
-					a3 = v.MulAdd(archsimd.BroadcastFloat64x8(w[3*R+k]), a3)
+				base := wb + j*js + i*R
+				w0 := W[base : base+R]
+				w1 := W[base+R : base+2*R][:len(w0)]
+				w2 := W[base+2*R : base+3*R][:len(w0)]
+				w3 := W[base+3*R : base+4*R][:len(w0)]
+				zj := z[j*R*8 : (j+1)*R*8]
+				for k, wk := range w0 {
+					v := load8(zj[k*8 : k*8+8])
+					a0 = v.MulAdd(bcast8(wk), a0)
+					a1 = v.MulAdd(bcast8(w1[k]), a1)
+					a2 = v.MulAdd(bcast8(w2[k]), a2)
+					a3 = v.MulAdd(bcast8(w3[k]), a3)
 				}
 			}
-			a0.StoreSlice(out[i*np+c:])
-			a1.StoreSlice(out[(i+1)*np+c:])
-			a2.StoreSlice(out[(i+2)*np+c:])
-			a3.StoreSlice(out[(i+3)*np+c:])
+			a0.Store((*[8]float64)(o[i*8 : i*8+8]))
+			a1.Store((*[8]float64)(o[i*8+8 : i*8+16]))
+			a2.Store((*[8]float64)(o[i*8+16 : i*8+24]))
+			a3.Store((*[8]float64)(o[i*8+24 : i*8+32]))
 		}
-	}
-	for ; i < nout; i++ {
-		for c := 0; c < np; c += 8 {
-			a := archsimd.LoadFloat64x8Slice(out[i*np+c:])
-			for j := 0; j < J; j++ {
-				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
-				for k, wk := range w {
-					a = archsimd.LoadFloat64x8Slice(zr[(j*R+k)*np+c:]).MulAdd(archsimd.BroadcastFloat64x8(wk), a)
-				}
-			}
-			a.StoreSlice(out[i*np+c:])
-		}
-	}
-}
-
-func kFwd4(out, W []float64, wb, js, R, J, nout int, zr []float64, np int) {
-	for i := 0; i < nout; i++ {
-		for c := 0; c < np; c += 8 {
-			a := archsimd.LoadFloat64x4Slice(out[i*np+c:])
-			b := archsimd.LoadFloat64x4Slice(out[i*np+c+4:])
+		for ; i < nout; i++ {
+			a := load8(o[i*8 : i*8+8])
 			for j := 0; j < J; j++ {
 				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
+				zj := z[j*R*8 : (j+1)*R*8]
 				for k, wk := range w {
-					bw := archsimd.BroadcastFloat64x4(wk)
-					src := zr[(j*R+k)*np+c:]
-					a = archsimd.LoadFloat64x4Slice(src).MulAdd(bw, a)
-					b = archsimd.LoadFloat64x4Slice(src[4:]).MulAdd(bw, b)
+					a = load8(zj[k*8:k*8+8]).MulAdd(bcast8(wk), a)
 				}
 			}
-			a.StoreSlice(out[i*np+c:])
-			b.StoreSlice(out[i*np+c+4:])
+			a.Store((*[8]float64)(o[i*8 : i*8+8]))
 		}
 	}
 }
 
-// kBack adds into dzr[jk, m] Σ_i W[j,i,k]·dout[i*np+m], with two
-// accumulators (even and odd i).
-func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, np int) {
-	if !avx512 {
-		kBack4(dzr, W, wb, js, R, J, nout, dout, np)
-		return
-	}
-	for j := 0; j < J; j++ {
-		w := W[wb+j*js : wb+j*js+nout*R]
-		for k := 0; k < R; k++ {
-			d := dzr[(j*R+k)*np:]
-			for c := 0; c < np; c += 8 {
-				a := archsimd.LoadFloat64x8Slice(d[c:])
-				var b archsimd.Float64x8
-				i := 0
-				for ; i+2 <= nout; i += 2 {
-					a = archsimd.LoadFloat64x8Slice(dout[i*np+c:]).MulAdd(archsimd.BroadcastFloat64x8(w[i*R+k]), a)
-					b = archsimd.LoadFloat64x8Slice(dout[(i+1)*np+c:]).MulAdd(archsimd.BroadcastFloat64x8(w[(i+1)*R+k]), b)
+func kFwd4(out, W []float64, wb, js, R, J, nout int, zr []float64, nc int) {
+	for c := range nc {
+		o := out[c*nout*8 : (c+1)*nout*8]
+		z := zr[c*J*R*8 : (c+1)*J*R*8]
+		i := 0
+		for ; i+2 <= nout; i += 2 {
+			a0, b0 := load4(o[i*8:i*8+4]), load4(o[i*8+4:i*8+8])
+			a1, b1 := load4(o[i*8+8:i*8+12]), load4(o[i*8+12:i*8+16])
+			for j := 0; j < J; j++ {
+				base := wb + j*js + i*R
+				w0 := W[base : base+R]
+				w1 := W[base+R : base+2*R][:len(w0)]
+				zj := z[j*R*8 : (j+1)*R*8]
+				for k, wk := range w0 {
+					v, u := load4(zj[k*8:k*8+4]), load4(zj[k*8+4:k*8+8])
+					x0, x1 := bcast4(wk), bcast4(w1[k])
+					a0, b0 = v.MulAdd(x0, a0), u.MulAdd(x0, b0)
+					a1, b1 = v.MulAdd(x1, a1), u.MulAdd(x1, b1)
 				}
-				if i < nout {
-					a = archsimd.LoadFloat64x8Slice(dout[i*np+c:]).MulAdd(archsimd.BroadcastFloat64x8(w[i*R+k]), a)
-				}
-				a.Add(b).StoreSlice(d[c:])
 			}
+			a0.Store((*[4]float64)(o[i*8 : i*8+4]))
+			b0.Store((*[4]float64)(o[i*8+4 : i*8+8]))
+			a1.Store((*[4]float64)(o[i*8+8 : i*8+12]))
+			b1.Store((*[4]float64)(o[i*8+12 : i*8+16]))
+		}
+		for ; i < nout; i++ {
+			a, b := load4(o[i*8:i*8+4]), load4(o[i*8+4:i*8+8])
+			for j := 0; j < J; j++ {
+				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
+				zj := z[j*R*8 : (j+1)*R*8]
+				for k, wk := range w {
+					x := bcast4(wk)
+					a = load4(zj[k*8:k*8+4]).MulAdd(x, a)
+					b = load4(zj[k*8+4:k*8+8]).MulAdd(x, b)
+				}
+			}
+			a.Store((*[4]float64)(o[i*8 : i*8+4]))
+			b.Store((*[4]float64)(o[i*8+4 : i*8+8]))
 		}
 	}
 }
 
-func kBack4(dzr, W []float64, wb, js, R, J, nout int, dout []float64, np int) {
-	for j := 0; j < J; j++ {
-		w := W[wb+j*js : wb+j*js+nout*R]
-		for k := 0; k < R; k++ {
-			d := dzr[(j*R+k)*np:]
-			for c := 0; c < np; c += 8 {
-				a := archsimd.LoadFloat64x4Slice(d[c:])
-				b := archsimd.LoadFloat64x4Slice(d[c+4:])
+// kBack adds into dzr (J·R rows) Σ_i W[j,i,k]·dout[i], four rows jk at a
+// time (four accumulators that share each load of dout).
+func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, nc int) {
+	JR := J * R
+	for c := range nc {
+		d := dout[c*nout*8 : (c+1)*nout*8]
+		dz := dzr[c*JR*8 : (c+1)*JR*8]
+		jk := 0
+		for ; jk+4 <= JR; jk += 4 {
+			p0 := wb + (jk/R)*js + jk%R
+			p1 := wb + ((jk+1)/R)*js + (jk+1)%R
+			p2 := wb + ((jk+2)/R)*js + (jk+2)%R
+			p3 := wb + ((jk+3)/R)*js + (jk+3)%R
+			g := dz[jk*8 : jk*8+32]
+			if avx512 {
+				a0, a1, a2, a3 := load8(g[0:8]), load8(g[8:16]), load8(g[16:24]), load8(g[24:32])
 				for i := 0; i < nout; i++ {
-					bw := archsimd.BroadcastFloat64x4(w[i*R+k])
-					src := dout[i*np+c:]
-					a = archsimd.LoadFloat64x4Slice(src).MulAdd(bw, a)
-					b = archsimd.LoadFloat64x4Slice(src[4:]).MulAdd(bw, b)
+					di := load8(d[i*8 : i*8+8])
+					a0 = di.MulAdd(bcast8(W[p0]), a0)
+					a1 = di.MulAdd(bcast8(W[p1]), a1)
+					a2 = di.MulAdd(bcast8(W[p2]), a2)
+					a3 = di.MulAdd(bcast8(W[p3]), a3)
+					p0, p1, p2, p3 = p0+R, p1+R, p2+R, p3+R
 				}
-				a.StoreSlice(d[c:])
-				b.StoreSlice(d[c+4:])
+				a0.Store((*[8]float64)(g[0:8]))
+				a1.Store((*[8]float64)(g[8:16]))
+				a2.Store((*[8]float64)(g[16:24]))
+				a3.Store((*[8]float64)(g[24:32]))
+				continue
+			}
+			for h := 0; h < 8; h += 4 {
+				a0, a1, a2, a3 := load4(g[h:h+4]), load4(g[8+h:12+h]), load4(g[16+h:20+h]), load4(g[24+h:28+h])
+				q0, q1, q2, q3 := p0, p1, p2, p3
+				for i := 0; i < nout; i++ {
+					di := load4(d[i*8+h : i*8+h+4])
+					a0 = di.MulAdd(bcast4(W[q0]), a0)
+					a1 = di.MulAdd(bcast4(W[q1]), a1)
+					a2 = di.MulAdd(bcast4(W[q2]), a2)
+					a3 = di.MulAdd(bcast4(W[q3]), a3)
+					q0, q1, q2, q3 = q0+R, q1+R, q2+R, q3+R
+				}
+				a0.Store((*[4]float64)(g[h : h+4]))
+				a1.Store((*[4]float64)(g[8+h : 12+h]))
+				a2.Store((*[4]float64)(g[16+h : 20+h]))
+				a3.Store((*[4]float64)(g[24+h : 28+h]))
+			}
+		}
+		for ; jk < JR; jk++ {
+			p := wb + (jk/R)*js + jk%R
+			g := dz[jk*8 : jk*8+8]
+			for q := range 8 {
+				s := g[q]
+				for i := 0; i < nout; i++ {
+					s += W[p+i*R] * d[i*8+q]
+				}
+				g[q] = s
 			}
 		}
 	}
 }
 
-// kGrad adds dout[i*np+m]·zr[jk, m] into the lane accumulator
-// gl[(wb + j*js + i*R + k)*lanes + m%lanes] of weight W[j,i,k].
-func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
-	if !avx512 {
-		kGrad4(gl, wb, js, R, J, nout, dout, zr, np)
-		return
-	}
-	for j := 0; j < J; j++ {
-		for i := 0; i < nout; i++ {
-			w0 := (wb + j*js + i*R) * lanes
-			for c := 0; c < np; c += 8 {
-				d := archsimd.LoadFloat64x8Slice(dout[i*np+c:])
-				for k := 0; k < R; k++ {
-					g := gl[w0+k*lanes:]
-					archsimd.LoadFloat64x8Slice(zr[(j*R+k)*np+c:]).MulAdd(d, archsimd.LoadFloat64x8Slice(g)).StoreSlice(g)
+// kGrad adds dout[i]·zr[jk] into the lane accumulator
+// gl[(wb + j*js + i*R + k)*lanes:][:lanes] of weight W[j,i,k].
+func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
+	for c := range nc {
+		d := dout[c*nout*8 : (c+1)*nout*8]
+		z := zr[c*J*R*8 : (c+1)*J*R*8]
+		for j := 0; j < J; j++ {
+			zj := z[j*R*8 : (j+1)*R*8]
+			for i := 0; i < nout; i++ {
+				g := gl[(wb+j*js+i*R)*8 : (wb+j*js+i*R+R)*8]
+				if avx512 {
+					di := load8(d[i*8 : i*8+8])
+					for k := 0; k+8 <= len(g); k += 8 {
+						p := (*[8]float64)(g[k : k+8])
+						load8(zj[k:k+8]).MulAdd(di, archsimd.LoadFloat64x8(p)).Store(p)
+					}
+					continue
 				}
-			}
-		}
-	}
-}
-
-func kGrad4(gl []float64, wb, js, R, J, nout int, dout, zr []float64, np int) {
-	for j := 0; j < J; j++ {
-		for i := 0; i < nout; i++ {
-			w0 := (wb + j*js + i*R) * lanes
-			for c := 0; c < np; c += 8 {
-				d0 := archsimd.LoadFloat64x4Slice(dout[i*np+c:])
-				d1 := archsimd.LoadFloat64x4Slice(dout[i*np+c+4:])
-				for k := 0; k < R; k++ {
-					g := gl[w0+k*lanes:]
-					src := zr[(j*R+k)*np+c:]
-					archsimd.LoadFloat64x4Slice(src).MulAdd(d0, archsimd.LoadFloat64x4Slice(g)).StoreSlice(g)
-					archsimd.LoadFloat64x4Slice(src[4:]).MulAdd(d1, archsimd.LoadFloat64x4Slice(g[4:])).StoreSlice(g[4:])
+				for h := 0; h < 8; h += 4 {
+					di := load4(d[i*8+h : i*8+h+4])
+					for k := h; k+4 <= len(g); k += 8 {
+						p := (*[4]float64)(g[k : k+4])
+						load4(zj[k:k+4]).MulAdd(di, archsimd.LoadFloat64x4(p)).Store(p)
+					}
 				}
 			}
 		}

@@ -33,6 +33,8 @@ func TestKernels(t *testing.T) {
 	for _, J := range []int{1, 3, 8, 13, 32} {
 		for _, np := range []int{8, 16, 32} {
 			W, zr, dout, wb, js, R := kernelCase(J, np, uint64(J*np))
+			nc := np / lanes
+			at := func(rows, row, m int) int { return (m/lanes*rows+row)*lanes + m%lanes }
 			wantF := make([]float64, J*np)
 			wantB := make([]float64, J*R*np)
 			wantG := make([]float64, len(W))
@@ -41,9 +43,10 @@ func TestKernels(t *testing.T) {
 					for k := range R {
 						w := W[wb+j*js+i*R+k]
 						for m := range np {
-							wantF[i*np+m] += w * zr[(j*R+k)*np+m]
-							wantB[(j*R+k)*np+m] += w * dout[i*np+m]
-							wantG[wb+j*js+i*R+k] += dout[i*np+m] * zr[(j*R+k)*np+m]
+							z, d := zr[at(J*R, j*R+k, m)], dout[at(J, i, m)]
+							wantF[at(J, i, m)] += w * z
+							wantB[at(J*R, j*R+k, m)] += w * d
+							wantG[wb+j*js+i*R+k] += d * z
 						}
 					}
 				}
@@ -51,11 +54,11 @@ func TestKernels(t *testing.T) {
 			for _, v := range kernelVariants() {
 				v.set()
 				gotF := make([]float64, J*np)
-				kFwd(gotF, W, wb, js, R, J, J, zr, np)
+				kFwd(gotF, W, wb, js, R, J, J, zr, nc)
 				gotB := make([]float64, J*R*np)
-				kBack(gotB, W, wb, js, R, J, J, dout, np)
+				kBack(gotB, W, wb, js, R, J, J, dout, nc)
 				gl := make([]float64, len(W)*lanes)
-				kGrad(gl, wb, js, R, J, J, dout, zr, np)
+				kGrad(gl, wb, js, R, J, J, dout, zr, nc)
 				gotG := make([]float64, len(W))
 				reduceLanes(gotG, gl)
 				for name, p := range map[string][2][]float64{"kFwd": {gotF, wantF}, "kBack": {gotB, wantB}, "kGrad": {gotG, wantG}} {
@@ -77,13 +80,14 @@ func BenchmarkKernels(b *testing.B) {
 			for _, np := range []int{8, 32} {
 				W, zr, dout, wb, js, R := kernelCase(J, np, 1)
 				out, dzr, gl := make([]float64, J*np), make([]float64, J*R*np), make([]float64, len(W)*lanes)
+				nc := np / lanes
 				b.Run(fmt.Sprintf("%s/J%d/np%d", v.name, J, np), func(b *testing.B) {
 					v.set()
 					defer kernelVariants()[0].set()
 					for b.Loop() {
-						kFwd(out, W, wb, js, R, J, J, zr, np)
-						kBack(dzr, W, wb, js, R, J, J, dout, np)
-						kGrad(gl, wb, js, R, J, J, dout, zr, np)
+						kFwd(out, W, wb, js, R, J, J, zr, nc)
+						kBack(dzr, W, wb, js, R, J, J, dout, nc)
+						kGrad(gl, wb, js, R, J, J, dout, zr, nc)
 					}
 					b.ReportMetric(float64(3*J*J*R*np)/b.Elapsed().Seconds()*float64(b.N)/1e9*2, "GFLOP/s")
 				})
