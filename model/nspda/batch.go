@@ -48,6 +48,7 @@ type Batch struct {
 	sv     []float64   // scratch: one string's state
 	dsv    []float64   // scratch: one string's state gradient
 	dpn    []float64   // scratch: R
+	gsig   []float64   // scratch: a group's σ'
 	gWsL   []float64   // the lanes of Ws's gradient (kGrad)
 	gWaL   []float64   // the lanes of Wa's gradient
 	rbase  []float64   // scratch: R drawn read values
@@ -212,17 +213,35 @@ func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 // string idx[m], from the state s; the padding is zero.
 func (bt *Batch) gather(s []float64, idx []int, nc int) []float64 {
 	J, R, B := bt.n.J, bt.n.R(), bt.B
-	bt.zr = zeroed(bt.zr, J*R*nc*lanes)
-	for j := range J {
-		z := s[j*B : j*B+B]
-		for k := range R {
-			r := s[(J+k)*B : (J+k)*B+B]
-			for m, b := range idx {
-				bt.zr[at(J*R, j*R+k, m)] = z[b] * r[b]
+	bt.zr = grow(bt.zr, J*R*nc*lanes)
+	zr := bt.zr
+	if len(idx)%lanes != 0 { // the padding
+		c := len(idx) / lanes
+		clear(zr[c*J*R*lanes:])
+	}
+	for m, b := range idx {
+		base := m/lanes*J*R*lanes + m%lanes
+		for j := range J {
+			zj := s[j*B+b]
+			row := base + j*R*lanes
+			for k := range R {
+				zr[row+k*lanes] = zj * s[(J+k)*B+b]
 			}
 		}
 	}
 	return bt.zr
+}
+
+// fillBias sets every string's rows of the group buffer out to b.
+func fillBias(out, b []float64) {
+	for c := 0; c+len(b)*lanes <= len(out); c += len(b) * lanes {
+		for i, v := range b {
+			row := out[c+i*lanes : c+i*lanes+lanes]
+			for q := range row {
+				row[q] = v
+			}
+		}
+	}
 }
 
 // toGroup copies rows u0 … u0+rows−1 of the strings idx of the batch-layout
@@ -250,22 +269,20 @@ func (bt *Batch) step(i, t int, first, last bool) {
 		zr := bt.gather(s, idx, nc)
 		out := grow(bt.gout, max(J, A)*nc*lanes)
 		bt.gout = out
-		for m := range nc * lanes {
-			for i2 := range J {
-				out[at(J, i2, m)] = n.Bs[i2]
-			}
-		}
+		fillBias(out[:J*nc*lanes], n.Bs)
 		kFwd(out, n.Ws, l*J*J*R, J*R, R, J, J, zr, nc)
-		for i2 := range J {
-			for m, b := range idx {
-				v := out[at(J, i2, m)]
+		dsg := grow(bt.gsig, J*nc*lanes)
+		bt.gsig = dsg
+		dsigmoid(dsg, out[:J*nc*lanes])
+		for m, b := range idx {
+			base := m/lanes*J*lanes + m%lanes
+			for i2 := range J {
 				zn := 0.0
-				if v > 0 {
+				if out[base+i2*lanes] > 0 {
 					zn = 1
 				}
 				s2[i2*B+b] = zn
-				sg := nn.Sigmoid(v)
-				rc.dsig[i2*B+b] = sg * (1 - sg)
+				rc.dsig[i2*B+b] = dsg[base+i2*lanes]
 			}
 		}
 		moved := first && l < L
@@ -275,11 +292,7 @@ func (bt *Batch) step(i, t int, first, last bool) {
 		if !moved {
 			continue
 		}
-		for m := range nc * lanes {
-			for c := range A {
-				out[at(A, c, m)] = n.Ba[c]
-			}
-		}
+		fillBias(out[:A*nc*lanes], n.Ba)
 		kFwd(out, n.Wa, l*J*A*R, A*R, R, J, A, zr, nc)
 		for c := range A {
 			for m, b := range idx {
@@ -489,13 +502,17 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 				kGrad(bt.gWaL, l*J*A*R, A*R, R, J, A, out, zr, nc)
 				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, nc)
 			}
-			for j := range J {
-				for k := range R {
-					for m, b := range idx {
-						d := dzr[at(J*R, j*R+k, m)]
-						ds[j*B+b] += d * s[(J+k)*B+b]
-						ds[(J+k)*B+b] += d * s[j*B+b]
+			for m, b := range idx {
+				base := m/lanes*J*R*lanes + m%lanes
+				for j := range J {
+					zj, dz := s[j*B+b], 0.0
+					row := base + j*R*lanes
+					for k := range R {
+						d := dzr[row+k*lanes]
+						dz += d * s[(J+k)*B+b]
+						ds[(J+k)*B+b] += d * zj
 					}
+					ds[j*B+b] += dz
 				}
 			}
 		}
@@ -536,4 +553,13 @@ func (bt *Batch) actionLoss(rc *batchRec, b, op int, w float64) float64 {
 		bt.dact[c*B+b] += w * e * 2 * sg * (1 - sg)
 	}
 	return w * loss
+}
+
+// dsigmoidGo is dsigmoid with nn.Sigmoid, as Net.Step computes it.
+func dsigmoidGo(dst, src []float64) {
+	dst = dst[:len(src)]
+	for q, v := range src {
+		sg := nn.Sigmoid(v)
+		dst[q] = sg * (1 - sg)
+	}
 }

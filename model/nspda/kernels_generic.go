@@ -89,3 +89,11 @@ type kernelVariant struct {
 
 // kernelVariants lists the compiled kernels, the default first.
 func kernelVariants() []kernelVariant { return []kernelVariant{{"go", func() {}}} }
+
+// dsigmoid sets dst[q] = σ'(src[q]) = σ(v)(1 − σ(v)).
+func dsigmoid(dst, src []float64) { dsigmoidGo(dst, src) }
+
+// accurateDsigmoid reports whether dsigmoid computes e/(1+e)² (accurate to
+// 1e-12 relative everywhere) rather than σ(1−σ) (accurate to 1e-16
+// absolute).
+func accurateDsigmoid() bool { return false }
