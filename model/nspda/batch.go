@@ -49,8 +49,6 @@ type Batch struct {
 	dsv    []float64   // scratch: one string's state gradient
 	dpn    []float64   // scratch: R
 	gsig   []float64   // scratch: a group's σ'
-	gWsL   []float64   // the lanes of Ws's gradient (kGrad)
-	gWaL   []float64   // the lanes of Wa's gradient
 	rbase  []float64   // scratch: R drawn read values
 	rg     []float64   // scratch: R
 	rn     []float64   // scratch: R
@@ -404,7 +402,6 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 	bt.dpre, bt.dact = grow(bt.dpre, J*B), grow(bt.dact, A*B)
 	bt.sv, bt.dsv, bt.dpn = grow(bt.sv, S), grow(bt.dsv, S), grow(bt.dpn, R)
 	ds, ds2, dpre, dact, dpn := bt.ds, bt.ds2, bt.dpre, bt.dact, bt.dpn
-	bt.gWsL, bt.gWaL = zeroed(bt.gWsL, len(n.Ws)*lanes), zeroed(bt.gWaL, len(n.Wa)*lanes)
 	loss := 0.0
 	for i := bt.nIt - 1; i >= 0; i-- {
 		t, it := i/bt.refine, i%bt.refine
@@ -495,11 +492,11 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 			toGroup(out[:J*nc*lanes], dpre, 0, J, B, idx)
 			dzr := zeroed(bt.dzr, J*R*nc*lanes)
 			bt.dzr = dzr
-			kGrad(bt.gWsL, l*J*J*R, J*R, R, J, J, out, zr, nc)
+			kGrad(gWs, l*J*J*R, J*R, R, J, J, out, zr, nc)
 			kBack(dzr, n.Ws, l*J*J*R, J*R, R, J, J, out, nc)
 			if first && l < L {
 				toGroup(out[:A*nc*lanes], dact, 0, A, B, idx)
-				kGrad(bt.gWaL, l*J*A*R, A*R, R, J, A, out, zr, nc)
+				kGrad(gWa, l*J*A*R, A*R, R, J, A, out, zr, nc)
 				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, nc)
 			}
 			for m, b := range idx {
@@ -519,20 +516,7 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 		ds, ds2 = ds2, ds
 	}
 	bt.ds, bt.ds2 = ds, ds2
-	reduceLanes(gWs, bt.gWsL)
-	reduceLanes(gWa, bt.gWaL)
 	return loss
-}
-
-// reduceLanes adds the sum of each weight's lanes in gl into g.
-func reduceLanes(g, gl []float64) {
-	for w := range g {
-		s := 0.0
-		for _, v := range gl[w*lanes : w*lanes+lanes] {
-			s += v
-		}
-		g[w] += s
-	}
 }
 
 // actionLoss adds the action loss of string b at the iteration of rc (target

@@ -55,25 +55,22 @@ func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, nc int) {
 	}
 }
 
-// kGrad adds dout[i]·zr[jk] into the lane accumulator
-// gl[(wb + j*js + i*R + k)*lanes:][:lanes] of weight W[j,i,k]: the weight
-// gradient, summed over the lanes by reduceLanes.
-func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
-	for c := range nc {
-		d := dout[c*nout*lanes : (c+1)*nout*lanes]
-		z := zr[c*J*R*lanes : (c+1)*J*R*lanes]
-		for j := 0; j < J; j++ {
-			zj := z[j*R*lanes : (j+1)*R*lanes]
-			for i := 0; i < nout; i++ {
-				di := (*[lanes]float64)(d[i*lanes:])
-				g := gl[(wb+j*js+i*R)*lanes : (wb+j*js+i*R+R)*lanes]
-				for k := 0; k < R; k++ {
-					gk := (*[lanes]float64)(g[k*lanes:])
-					v := (*[lanes]float64)(zj[k*lanes:])
+// kGrad adds into gW[wb + j*js + i*R + k] Σ_m dout[i, m]·zr[jk, m], the sum
+// over the group's strings.
+func kGrad(gW []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
+	for j := 0; j < J; j++ {
+		for i := 0; i < nout; i++ {
+			g := gW[wb+j*js+i*R : wb+j*js+i*R+R]
+			for k := range g {
+				s := 0.0
+				for c := range nc {
+					di := (*[lanes]float64)(dout[(c*nout+i)*lanes:])
+					v := (*[lanes]float64)(zr[(c*J*R+j*R+k)*lanes:])
 					for q := range lanes {
-						gk[q] += di[q] * v[q]
+						s += di[q] * v[q]
 					}
 				}
+				g[k] += s
 			}
 		}
 	}

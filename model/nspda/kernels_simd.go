@@ -174,34 +174,111 @@ func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, nc int) {
 	}
 }
 
-// kGrad adds dout[i]·zr[jk] into the lane accumulator
-// gl[(wb + j*js + i*R + k)*lanes:][:lanes] of weight W[j,i,k].
-func kGrad(gl []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
-	for c := range nc {
-		d := dout[c*nout*8 : (c+1)*nout*8]
-		z := zr[c*J*R*8 : (c+1)*J*R*8]
-		for j := 0; j < J; j++ {
-			zj := z[j*R*8 : (j+1)*R*8]
-			for i := 0; i < nout; i++ {
-				g := gl[(wb+j*js+i*R)*8 : (wb+j*js+i*R+R)*8]
-				if avx512 {
-					di := load8(d[i*8 : i*8+8])
-					for k := 0; k+8 <= len(g); k += 8 {
-						p := (*[8]float64)(g[k : k+8])
-						load8(zj[k:k+8]).MulAdd(di, archsimd.LoadFloat64x8(p)).Store(p)
-					}
-					continue
+// kGrad adds into gW[wb + j*js + i*R + k] Σ_m dout[i, m]·zr[jk, m], the sum
+// over the group's strings. For each state neuron j the weights (i, k) are
+// contiguous: four at a time, their products are folded to four lanes and
+// summed by a transposing reduction into one vector added to gW.
+func kGrad(gW []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
+	if avx512 {
+		kGrad8(gW, wb, js, R, J, nout, dout, zr, nc)
+		return
+	}
+	n := nout * R
+	ds, zs := nout*8, J*R*8
+	for j := 0; j < J; j++ {
+		g := gW[wb+j*js : wb+j*js+n]
+		zoff := j * R * 8
+		f := 0
+		i, k := 0, 0 // f = i*R + k
+		for ; f+4 <= n; f += 4 {
+			var p [4]archsimd.Float64x4
+			for h := range p {
+				p[h] = prod(dout, zr, i*8, zoff+k*8, ds, zs, nc)
+				if k++; k == R {
+					i, k = i+1, 0
 				}
-				for h := 0; h < 8; h += 4 {
-					di := load4(d[i*8+h : i*8+h+4])
-					for k := h; k+4 <= len(g); k += 8 {
-						p := (*[4]float64)(g[k : k+4])
-						load4(zj[k:k+4]).MulAdd(di, archsimd.LoadFloat64x4(p)).Store(p)
-					}
-				}
+			}
+			h1 := p[0].AddPairsGrouped(p[1])
+			h2 := p[2].AddPairsGrouped(p[3])
+			sum := h1.Select128FromPair(0, 2, h2).Add(h1.Select128FromPair(1, 3, h2))
+			gp := (*[4]float64)(g[f : f+4])
+			archsimd.LoadFloat64x4(gp).Add(sum).Store(gp)
+		}
+		for ; f < n; f++ {
+			v := prod(dout, zr, i*8, zoff+k*8, ds, zs, nc)
+			w := v.GetLo().Add(v.GetHi())
+			g[f] += w.AddPairs(w).GetElem(0)
+			if k++; k == R {
+				i, k = i+1, 0
 			}
 		}
 	}
+}
+
+// kGrad8 is kGrad on AVX-512: for each (j, i), the products of R rows
+// are folded to four lanes, four rows at a time summed by a transposing
+// reduction.
+func kGrad8(gW []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
+	ds, zs := nout*8, J*R*8
+	for j := 0; j < J; j++ {
+		g := gW[wb+j*js : wb+j*js+nout*R]
+		z := zr[j*R*8 : (j+1)*R*8]
+		for i := 0; i < nout; i++ {
+			d := load8(dout[i*8 : i*8+8])
+			gi := g[i*R : i*R+R]
+			k := 0
+			for ; k+4 <= len(gi); k += 4 {
+				a0, a1 := d.Mul(load8(z[k*8:k*8+8])), d.Mul(load8(z[k*8+8:k*8+16]))
+				a2, a3 := d.Mul(load8(z[k*8+16:k*8+24])), d.Mul(load8(z[k*8+24:k*8+32]))
+				for c := 1; c < nc; c++ {
+					dc := load8(dout[c*ds+i*8 : c*ds+i*8+8])
+					zc := zr[c*zs+(j*R+k)*8 : c*zs+(j*R+k)*8+32]
+					a0 = dc.MulAdd(load8(zc[0:8]), a0)
+					a1 = dc.MulAdd(load8(zc[8:16]), a1)
+					a2 = dc.MulAdd(load8(zc[16:24]), a2)
+					a3 = dc.MulAdd(load8(zc[24:32]), a3)
+				}
+				h1 := fold(a0).AddPairsGrouped(fold(a1))
+				h2 := fold(a2).AddPairsGrouped(fold(a3))
+				sum := h1.Select128FromPair(0, 2, h2).Add(h1.Select128FromPair(1, 3, h2))
+				gp := (*[4]float64)(gi[k : k+4])
+				archsimd.LoadFloat64x4(gp).Add(sum).Store(gp)
+			}
+			for ; k < len(gi); k++ {
+				a := d.Mul(load8(z[k*8 : k*8+8]))
+				for c := 1; c < nc; c++ {
+					o := c*zs + (j*R+k)*8
+					a = load8(dout[c*ds+i*8:c*ds+i*8+8]).MulAdd(load8(zr[o:o+8]), a)
+				}
+				v := fold(a)
+				w := v.GetLo().Add(v.GetHi())
+				gi[k] += w.AddPairs(w).GetElem(0)
+			}
+		}
+	}
+}
+
+func fold(a archsimd.Float64x8) archsimd.Float64x4 { return a.GetLo().Add(a.GetHi()) }
+
+// prod returns Σ_c dout[doff + c*ds:][:8]·zr[zoff + c*zs:][:8], folded to
+// four lanes.
+func prod(dout, zr []float64, doff, zoff, ds, zs, nc int) archsimd.Float64x4 {
+	if !avx512 {
+		a := load4(dout[doff : doff+4]).Mul(load4(zr[zoff : zoff+4]))
+		b := load4(dout[doff+4 : doff+8]).Mul(load4(zr[zoff+4 : zoff+8]))
+		for c := 1; c < nc; c++ {
+			d, z := doff+c*ds, zoff+c*zs
+			a = load4(dout[d:d+4]).MulAdd(load4(zr[z:z+4]), a)
+			b = load4(dout[d+4:d+8]).MulAdd(load4(zr[z+4:z+8]), b)
+		}
+		return a.Add(b)
+	}
+	a := load8(dout[doff : doff+8]).Mul(load8(zr[zoff : zoff+8]))
+	for c := 1; c < nc; c++ {
+		d, z := doff+c*ds, zoff+c*zs
+		a = load8(dout[d:d+8]).MulAdd(load8(zr[z:z+8]), a)
+	}
+	return a.GetLo().Add(a.GetHi())
 }
 
 type kernelVariant struct {

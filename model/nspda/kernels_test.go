@@ -57,10 +57,8 @@ func TestKernels(t *testing.T) {
 				kFwd(gotF, W, wb, js, R, J, J, zr, nc)
 				gotB := make([]float64, J*R*np)
 				kBack(gotB, W, wb, js, R, J, J, dout, nc)
-				gl := make([]float64, len(W)*lanes)
-				kGrad(gl, wb, js, R, J, J, dout, zr, nc)
 				gotG := make([]float64, len(W))
-				reduceLanes(gotG, gl)
+				kGrad(gotG, wb, js, R, J, J, dout, zr, nc)
 				for name, p := range map[string][2][]float64{"kFwd": {gotF, wantF}, "kBack": {gotB, wantB}, "kGrad": {gotG, wantG}} {
 					for i := range p[0] {
 						if d := math.Abs(p[0][i] - p[1][i]); d > 1e-12*(1+math.Abs(p[1][i])) {
@@ -79,7 +77,7 @@ func BenchmarkKernels(b *testing.B) {
 		for _, J := range []int{8, 32} {
 			for _, np := range []int{8, 32} {
 				W, zr, dout, wb, js, R := kernelCase(J, np, 1)
-				out, dzr, gl := make([]float64, J*np), make([]float64, J*R*np), make([]float64, len(W)*lanes)
+				out, dzr, gW := make([]float64, J*np), make([]float64, J*R*np), make([]float64, len(W))
 				nc := np / lanes
 				b.Run(fmt.Sprintf("%s/J%d/np%d", v.name, J, np), func(b *testing.B) {
 					v.set()
@@ -87,7 +85,7 @@ func BenchmarkKernels(b *testing.B) {
 					for b.Loop() {
 						kFwd(out, W, wb, js, R, J, J, zr, nc)
 						kBack(dzr, W, wb, js, R, J, J, dout, nc)
-						kGrad(gl, wb, js, R, J, J, dout, zr, nc)
+						kGrad(gW, wb, js, R, J, J, dout, zr, nc)
 					}
 					b.ReportMetric(float64(3*J*J*R*np)/b.Elapsed().Seconds()*float64(b.N)/1e9*2, "GFLOP/s")
 				})
