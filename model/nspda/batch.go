@@ -37,6 +37,8 @@ type Batch struct {
 	st     [][]float64 // st[i]: the states before iteration i
 	recs   []batchRec  // per iteration
 	groups [][][]int   // groups[t][l]: the strings with input l at position t
+	zin    []float64   // scratch: a group's state and read
+	dzin   []float64   // scratch: their gradient
 	zr     []float64   // scratch: a group's z_j·r_k
 	gout   []float64   // scratch: a group's outputs or their gradients
 	dzr    []float64   // scratch: the gradient of zr
@@ -207,27 +209,16 @@ func chunks(n int) int { return (n + lanes - 1) / lanes }
 // (kernels_generic.go).
 func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 
-// gather sets row j*R+k of string m of the group buffer zr to z_j·r_k of
-// string idx[m], from the state s; the padding is zero.
-func (bt *Batch) gather(s []float64, idx []int, nc int) []float64 {
+// gather copies the state and read of the strings idx (from the state s)
+// into the group buffer bt.zin (J+R rows) and sets the group buffer bt.zr
+// (J·R rows) to their products z_j·r_k; the padding is zero.
+func (bt *Batch) gather(s []float64, idx []int, nc int) (zin, zr []float64) {
 	J, R, B := bt.n.J, bt.n.R(), bt.B
+	bt.zin = grow(bt.zin, (J+R)*nc*lanes)
+	toGroup(bt.zin, s, 0, J+R, B, idx)
 	bt.zr = grow(bt.zr, J*R*nc*lanes)
-	zr := bt.zr
-	if len(idx)%lanes != 0 { // the padding
-		c := len(idx) / lanes
-		clear(zr[c*J*R*lanes:])
-	}
-	for m, b := range idx {
-		base := m/lanes*J*R*lanes + m%lanes
-		for j := range J {
-			zj := s[j*B+b]
-			row := base + j*R*lanes
-			for k := range R {
-				zr[row+k*lanes] = zj * s[(J+k)*B+b]
-			}
-		}
-	}
-	return bt.zr
+	kOuter(bt.zr, bt.zin, J, R, nc)
+	return bt.zin, bt.zr
 }
 
 // fillBias sets every string's rows of the group buffer out to b.
@@ -264,7 +255,7 @@ func (bt *Batch) step(i, t int, first, last bool) {
 			continue
 		}
 		nc := chunks(len(idx))
-		zr := bt.gather(s, idx, nc)
+		_, zr := bt.gather(s, idx, nc)
 		out := grow(bt.gout, max(J, A)*nc*lanes)
 		bt.gout = out
 		fillBias(out[:J*nc*lanes], n.Bs)
@@ -486,7 +477,7 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 				continue
 			}
 			nc := chunks(len(idx))
-			zr := bt.gather(s, idx, nc)
+			zin, zr := bt.gather(s, idx, nc)
 			out := grow(bt.gout, max(J, A)*nc*lanes)
 			bt.gout = out
 			toGroup(out[:J*nc*lanes], dpre, 0, J, B, idx)
@@ -499,17 +490,13 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 				kGrad(gWa, l*J*A*R, A*R, R, J, A, out, zr, nc)
 				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, nc)
 			}
-			for m, b := range idx {
-				base := m/lanes*J*R*lanes + m%lanes
-				for j := range J {
-					zj, dz := s[j*B+b], 0.0
-					row := base + j*R*lanes
-					for k := range R {
-						d := dzr[row+k*lanes]
-						dz += d * s[(J+k)*B+b]
-						ds[(J+k)*B+b] += d * zj
-					}
-					ds[j*B+b] += dz
+			dzin := zeroed(bt.dzin, (J+R)*nc*lanes)
+			bt.dzin = dzin
+			kOuterVJP(dzin, dzr, zin, J, R, nc)
+			for u := range J + R {
+				row := ds[u*B : u*B+B]
+				for m, b := range idx {
+					row[b] += dzin[at(J+R, u, m)]
 				}
 			}
 		}
@@ -545,5 +532,38 @@ func dsigmoidGo(dst, src []float64) {
 	for q, v := range src {
 		sg := nn.Sigmoid(v)
 		dst[q] = sg * (1 - sg)
+	}
+}
+
+// kOuterGo is kOuter in plain Go.
+func kOuterGo(zr, zin []float64, J, R, nc int) {
+	for c := range nc {
+		in := zin[c*(J+R)*lanes : (c+1)*(J+R)*lanes]
+		out := zr[c*J*R*lanes : (c+1)*J*R*lanes]
+		for j := range J {
+			for k := range R {
+				for q := range lanes {
+					out[(j*R+k)*lanes+q] = in[j*lanes+q] * in[(J+k)*lanes+q]
+				}
+			}
+		}
+	}
+}
+
+// kOuterVJPGo is kOuterVJP in plain Go.
+func kOuterVJPGo(dzin, dzr, zin []float64, J, R, nc int) {
+	for c := range nc {
+		in := zin[c*(J+R)*lanes : (c+1)*(J+R)*lanes]
+		din := dzin[c*(J+R)*lanes : (c+1)*(J+R)*lanes]
+		dz := dzr[c*J*R*lanes : (c+1)*J*R*lanes]
+		for j := range J {
+			for k := range R {
+				for q := range lanes {
+					d := dz[(j*R+k)*lanes+q]
+					din[j*lanes+q] += d * in[(J+k)*lanes+q]
+					din[(J+k)*lanes+q] += d * in[j*lanes+q]
+				}
+			}
+		}
 	}
 }

@@ -94,3 +94,11 @@ func dsigmoid(dst, src []float64) { dsigmoidGo(dst, src) }
 // 1e-12 relative everywhere) rather than σ(1−σ) (accurate to 1e-16
 // absolute).
 func accurateDsigmoid() bool { return false }
+
+// kOuter sets zr[jk] = zin[j]·zin[J+k] for each chunk (zin: J+R rows, the
+// state then the read).
+func kOuter(zr, zin []float64, J, R, nc int) { kOuterGo(zr, zin, J, R, nc) }
+
+// kOuterVJP adds the gradient dzr of zr = kOuter(zin) into dzin:
+// dzin[j] += Σ_k dzr[jk]·zin[J+k], dzin[J+k] += Σ_j dzr[jk]·zin[j].
+func kOuterVJP(dzin, dzr, zin []float64, J, R, nc int) { kOuterVJPGo(dzin, dzr, zin, J, R, nc) }

@@ -345,3 +345,52 @@ func dsigmoid(dst, src []float64) {
 // 1e-12 relative everywhere) rather than σ(1−σ) (accurate to 1e-16
 // absolute).
 func accurateDsigmoid() bool { return avx512 }
+
+// kOuter sets zr[jk] = zin[j]·zin[J+k] for each chunk (zin: J+R rows, the
+// state then the read).
+func kOuter(zr, zin []float64, J, R, nc int) {
+	if !avx512 {
+		kOuterGo(zr, zin, J, R, nc)
+		return
+	}
+	for c := range nc {
+		in := zin[c*(J+R)*8 : (c+1)*(J+R)*8]
+		out := zr[c*J*R*8 : (c+1)*J*R*8]
+		rs := in[J*8:]
+		for j := range J {
+			z := load8(in[j*8 : j*8+8])
+			o := out[j*R*8 : (j+1)*R*8]
+			for k := 0; k+8 <= len(o) && k+8 <= len(rs); k += 8 {
+				z.Mul(load8(rs[k : k+8])).Store((*[8]float64)(o[k : k+8]))
+			}
+		}
+	}
+}
+
+// kOuterVJP adds the gradient dzr of zr = kOuter(zin) into dzin:
+// dzin[j] += Σ_k dzr[jk]·zin[J+k], dzin[J+k] += Σ_j dzr[jk]·zin[j].
+func kOuterVJP(dzin, dzr, zin []float64, J, R, nc int) {
+	if !avx512 {
+		kOuterVJPGo(dzin, dzr, zin, J, R, nc)
+		return
+	}
+	for c := range nc {
+		in := zin[c*(J+R)*8 : (c+1)*(J+R)*8]
+		din := dzin[c*(J+R)*8 : (c+1)*(J+R)*8]
+		dz := dzr[c*J*R*8 : (c+1)*J*R*8]
+		rs, drs := in[J*8:], din[J*8:]
+		for j := range J {
+			z := load8(in[j*8 : j*8+8])
+			dzj := (*[8]float64)(din[j*8 : j*8+8])
+			acc := archsimd.LoadFloat64x8(dzj)
+			d := dz[j*R*8 : (j+1)*R*8]
+			for k := 0; k+8 <= len(d) && k+8 <= len(rs) && k+8 <= len(drs); k += 8 {
+				dk := load8(d[k : k+8])
+				acc = dk.MulAdd(load8(rs[k:k+8]), acc)
+				p := (*[8]float64)(drs[k : k+8])
+				dk.MulAdd(z, archsimd.LoadFloat64x8(p)).Store(p)
+			}
+			acc.Store(dzj)
+		}
+	}
+}
