@@ -15,11 +15,11 @@ import (
 // gradients, each string drawing its reads from its own rng, up to the
 // order of floating-point sums.
 //
-// It runs third-order NSPDAs on the digital stack, with refinement, the
-// per-step output targets (Example.Out), the next-symbol-set and
-// language-model heads and the action loss. It refuses second order, the
-// superposition stack, hints (Example.Hinted) and the dead-state hint
-// (Example.DeadAt).
+// It runs NSPDAs of both orders on the digital stack, with refinement,
+// NoReadGrad, the per-step output targets (Example.Out), the
+// next-symbol-set and language-model heads and the action loss. It refuses
+// the superposition stack (SoftStack), hints (Example.Hinted) and the
+// dead-state hint (Example.DeadAt).
 type BatchBPTT struct {
 	bt  *nspda.Batch
 	net *nspda.Net

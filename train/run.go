@@ -64,8 +64,8 @@ type Settings struct {
 	// the two, on the training and select sets only.
 	SoftStackAlternate bool
 	// LockStep, with Batch > 1 and the BPTT estimator, runs each minibatch
-	// in lock-step (BatchBPTT: third-order NSPDAs on the digital stack, no
-	// hints, no noise regularizer); string b of a batch draws its reads
+	// in lock-step (BatchBPTT: NSPDAs on the digital stack, no hints, no
+	// noise regularizer); string b of a batch draws its reads
 	// from its own stream, seeded from the run's read stream. Its gradient
 	// is the sum of the strings' BPTT gradients up to rounding, but the read
 	// draws differ from the default path's: a run with LockStep is not the

@@ -15,13 +15,16 @@ import (
 // draws (its own rng) and its own record; finished strings drop out. At each
 // input position the running strings are grouped by input symbol, and each
 // group's contractions run on buffers that hold the group batch-innermost,
-// so that the kernels (kFwd, kBack, kGrad) vectorize over the strings.
+// so that the kernels (kFwd, kBack, kGrad) vectorize over the strings. At
+// second order the weights do not depend on the input, whose one-hot vector
+// joins the read in the contraction (v = [r; x]): all running strings form
+// one group.
 //
 // The forward pass, the derivatives and the read draws of each string are
 // those of Net.Step/StepVJP (digital stack, straight-through state
 // neurons, the one-step soft-stack derivative of the read); only the order
 // of floating-point sums differs. Supported: third order, refinement K ≥ 1,
-// NoReadGrad. Not supported: second order, SoftStack (Check says so).
+// NoReadGrad, both orders. Not supported: SoftStack (Check says so).
 //
 // The state of string b is held unit-major: unit u (the J state neurons,
 // the R read neurons, the R pending read neurons) at u*B + b.
@@ -36,7 +39,7 @@ type Batch struct {
 	rngs   []*rand.Rand
 	st     [][]float64 // st[i]: the states before iteration i
 	recs   []batchRec  // per iteration
-	groups [][][]int   // groups[t][l]: the strings with input l at position t
+	groups [][][]int   // groups[t][l]: the strings with input l at position t (second order: all in groups[t][0])
 	zin    []float64   // scratch: a group's state and read
 	dzin   []float64   // scratch: their gradient
 	zr     []float64   // scratch: a group's z_j·r_k
@@ -84,11 +87,8 @@ type BatchLoss struct {
 	Action func(b, t int) (op int, weight float64, ok bool)
 }
 
-// Check reports whether n can run in a Batch: third order, no SoftStack.
+// Check reports whether n can run in a Batch: no SoftStack.
 func (n *Net) Check() error {
-	if n.Order != Third {
-		return errors.New("the lock-step batch runs third-order NSPDAs only, not second order")
-	}
 	if n.SoftStack {
 		return errors.New("the lock-step batch runs on the digital stack only, not with SoftStack")
 	}
@@ -156,7 +156,11 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 		}
 		for b, in := range ins {
 			if t < len(in) {
-				g[in[t]] = append(g[in[t]], b)
+				l := in[t]
+				if n.Order == Second {
+					l = 0
+				}
+				g[l] = append(g[l], b)
 			}
 		}
 		bt.groups[t] = g
@@ -210,15 +214,55 @@ func chunks(n int) int { return (n + lanes - 1) / lanes }
 func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 
 // gather copies the state and read of the strings idx (from the state s)
-// into the group buffer bt.zin (J+R rows) and sets the group buffer bt.zr
-// (J·R rows) to their products z_j·r_k; the padding is zero.
-func (bt *Batch) gather(s []float64, idx []int, nc int) (zin, zr []float64) {
-	J, R, B := bt.n.J, bt.n.R(), bt.B
-	bt.zin = grow(bt.zin, (J+R)*nc*lanes)
-	toGroup(bt.zin, s, 0, J+R, B, idx)
-	bt.zr = grow(bt.zr, J*R*nc*lanes)
-	kOuter(bt.zr, bt.zin, J, R, nc)
-	return bt.zin, bt.zr
+// at input position t, and at second order their one-hot input, into the
+// group buffer bt.zin (J+C rows, C = ctx()) and sets the group buffer bt.zr
+// (J·C rows) to their products; the padding is zero.
+func (bt *Batch) gather(s []float64, t int, idx []int, nc int) (zin, zr []float64) {
+	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.ctx()
+	rows := J + C
+	bt.zin = zeroed(bt.zin, rows*nc*lanes)
+	zin = bt.zin
+	for m, b := range idx {
+		base := m/lanes*rows*lanes + m%lanes
+		for u := range J + R {
+			zin[base+u*lanes] = s[u*B+b]
+		}
+		if C > R {
+			zin[base+(J+R+bt.ins[b][t])*lanes] = 1
+		}
+	}
+	bt.zr = grow(bt.zr, J*C*nc*lanes)
+	kOuter(bt.zr, zin, J, C, nc)
+	return zin, bt.zr
+}
+
+// ctx is the length of the vector each state neuron's weights contract
+// with: R (third order), or V = R+X (second order, [r; x]).
+func (bt *Batch) ctx() int {
+	if bt.n.Order == Second {
+		return bt.n.V()
+	}
+	return bt.n.R()
+}
+
+// bases returns the offsets and the state-neuron strides of Ws and Wa for
+// group l, in the kernels' terms.
+func (bt *Batch) bases(l int) (ws, wsj, wa, waj int) {
+	J, A, C := bt.n.J, bt.n.A, bt.ctx()
+	if bt.n.Order == Second {
+		return 0, J * C, 0, A * C
+	}
+	return l * J * J * C, J * C, l * J * A * C, A * C
+}
+
+// anyMoved reports whether a string of idx moves its stack at input t.
+func (bt *Batch) anyMoved(t int, idx []int) bool {
+	for _, b := range idx {
+		if bt.ins[b][t] < bt.n.L {
+			return true
+		}
+	}
+	return false
 }
 
 // fillBias sets every string's rows of the group buffer out to b.
@@ -248,18 +292,19 @@ func toGroup(g, v []float64, u0, rows, B int, idx []int) {
 // step runs lock-step iteration i (input position t).
 func (bt *Batch) step(i, t int, first, last bool) {
 	n := bt.n
-	J, R, A, B, L := n.J, n.R(), n.A, bt.B, n.L
+	J, R, A, B, L, C := n.J, n.R(), n.A, bt.B, n.L, bt.ctx()
 	s, s2, rc := bt.st[i], bt.st[i+1], &bt.recs[i]
 	for l, idx := range bt.groups[t] {
 		if len(idx) == 0 {
 			continue
 		}
 		nc := chunks(len(idx))
-		_, zr := bt.gather(s, idx, nc)
+		_, zr := bt.gather(s, t, idx, nc)
+		ws, wsj, wa, waj := bt.bases(l)
 		out := grow(bt.gout, max(J, A)*nc*lanes)
 		bt.gout = out
 		fillBias(out[:J*nc*lanes], n.Bs)
-		kFwd(out, n.Ws, l*J*J*R, J*R, R, J, J, zr, nc)
+		kFwd(out, n.Ws, ws, wsj, C, J, J, zr, nc)
 		dsg := grow(bt.gsig, J*nc*lanes)
 		bt.gsig = dsg
 		dsigmoid(dsg, out[:J*nc*lanes])
@@ -274,22 +319,23 @@ func (bt *Batch) step(i, t int, first, last bool) {
 				rc.dsig[i2*B+b] = dsg[base+i2*lanes]
 			}
 		}
-		moved := first && l < L
 		for _, b := range idx {
-			rc.moved[b] = moved
+			rc.moved[b] = first && bt.ins[b][t] < L
 		}
-		if !moved {
+		if !first || !bt.anyMoved(t, idx) {
 			continue
 		}
 		fillBias(out[:A*nc*lanes], n.Ba)
-		kFwd(out, n.Wa, l*J*A*R, A*R, R, J, A, zr, nc)
+		kFwd(out, n.Wa, wa, waj, C, J, A, zr, nc)
 		for c := range A {
 			for m, b := range idx {
 				rc.act[c*B+b] = out[at(A, c, m)]
 			}
 		}
 		for _, b := range idx {
-			bt.act(rc, s, s2, b, l)
+			if rc.moved[b] {
+				bt.act(rc, s, s2, b, bt.ins[b][t])
+			}
 		}
 	}
 	for b := range B {
@@ -386,7 +432,7 @@ func (bt *Batch) state(i, b int, v []float64) {
 // returns that loss.
 func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 	n := bt.n
-	J, R, A, B, L := n.J, n.R(), n.A, bt.B, n.L
+	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.ctx()
 	S := J + 2*R
 	gWs, gBs, gWa, gBa, gWo, gBo := n.grads(grad)
 	bt.ds, bt.ds2 = zeroed(bt.ds, S*B), zeroed(bt.ds2, S*B)
@@ -477,26 +523,27 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 				continue
 			}
 			nc := chunks(len(idx))
-			zin, zr := bt.gather(s, idx, nc)
+			zin, zr := bt.gather(s, t, idx, nc)
+			ws, wsj, wa, waj := bt.bases(l)
 			out := grow(bt.gout, max(J, A)*nc*lanes)
 			bt.gout = out
 			toGroup(out[:J*nc*lanes], dpre, 0, J, B, idx)
-			dzr := zeroed(bt.dzr, J*R*nc*lanes)
+			dzr := zeroed(bt.dzr, J*C*nc*lanes)
 			bt.dzr = dzr
-			kGrad(gWs, l*J*J*R, J*R, R, J, J, out, zr, nc)
-			kBack(dzr, n.Ws, l*J*J*R, J*R, R, J, J, out, nc)
-			if first && l < L {
+			kGrad(gWs, ws, wsj, C, J, J, out, zr, nc)
+			kBack(dzr, n.Ws, ws, wsj, C, J, J, out, nc)
+			if first && bt.anyMoved(t, idx) {
 				toGroup(out[:A*nc*lanes], dact, 0, A, B, idx)
-				kGrad(gWa, l*J*A*R, A*R, R, J, A, out, zr, nc)
-				kBack(dzr, n.Wa, l*J*A*R, A*R, R, J, A, out, nc)
+				kGrad(gWa, wa, waj, C, J, A, out, zr, nc)
+				kBack(dzr, n.Wa, wa, waj, C, J, A, out, nc)
 			}
-			dzin := zeroed(bt.dzin, (J+R)*nc*lanes)
+			dzin := zeroed(bt.dzin, (J+C)*nc*lanes)
 			bt.dzin = dzin
-			kOuterVJP(dzin, dzr, zin, J, R, nc)
-			for u := range J + R {
+			kOuterVJP(dzin, dzr, zin, J, C, nc)
+			for u := range J + R { // the input has no gradient
 				row := ds[u*B : u*B+B]
 				for m, b := range idx {
-					row[b] += dzin[at(J+R, u, m)]
+					row[b] += dzin[at(J+C, u, m)]
 				}
 			}
 		}
