@@ -9,9 +9,9 @@ import (
 	"github.com/nspda/nspda/stack"
 )
 
-// Batch runs the strings of a minibatch through a third-order Net in
-// lock-step, for BPTT: iteration i of every string that is still running is
-// computed together. Each string keeps its own digital stack, its own read
+// Batch runs the strings of a minibatch through a Net in lock-step, for
+// BPTT: iteration i of every string that is still running is computed
+// together. Each string keeps its own digital stack, its own read
 // draws (its own rng) and its own record; finished strings drop out. At each
 // input position the running strings are grouped by input symbol, and each
 // group's contractions run on buffers that hold the group batch-innermost,
@@ -23,8 +23,8 @@ import (
 // The forward pass, the derivatives and the read draws of each string are
 // those of Net.Step/StepVJP (digital stack, straight-through state
 // neurons, the one-step soft-stack derivative of the read); only the order
-// of floating-point sums differs. Supported: third order, refinement K ≥ 1,
-// NoReadGrad, both orders. Not supported: SoftStack (Check says so).
+// of floating-point sums differs. Supported: both orders, refinement K ≥ 1,
+// NoReadGrad. Not supported: SoftStack (Check says so).
 //
 // The state of string b is held unit-major: unit u (the J state neurons,
 // the R read neurons, the R pending read neurons) at u*B + b.
