@@ -40,6 +40,7 @@ type Batch struct {
 	st     [][]float64 // st[i]: the states before iteration i
 	recs   []batchRec  // per iteration
 	groups [][][]int   // groups[t][l]: the strings with input l at position t (second order: all in groups[t][0])
+	gs, ga []chunkLog  // per group l: the chunks of the gradients of Ws and Wa
 	zin    []float64   // scratch: a group's state and read
 	dzin   []float64   // scratch: their gradient
 	zr     []float64   // scratch: a group's z_j·r_k
@@ -439,6 +440,11 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 	bt.dpre, bt.dact = grow(bt.dpre, J*B), grow(bt.dact, A*B)
 	bt.sv, bt.dsv, bt.dpn = grow(bt.sv, S), grow(bt.dsv, S), grow(bt.dpn, R)
 	ds, ds2, dpre, dact, dpn := bt.ds, bt.ds2, bt.dpre, bt.dact, bt.dpn
+	bt.gs, bt.ga = grow(bt.gs, n.X()), grow(bt.ga, n.X())
+	for l := range bt.gs {
+		bt.gs[l] = chunkLog{d: bt.gs[l].d[:0], z: bt.gs[l].z[:0]}
+		bt.ga[l] = chunkLog{d: bt.ga[l].d[:0], z: bt.ga[l].z[:0]}
+	}
 	loss := 0.0
 	for i := bt.nIt - 1; i >= 0; i-- {
 		t, it := i/bt.refine, i%bt.refine
@@ -530,11 +536,13 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 			toGroup(out[:J*nc*lanes], dpre, 0, J, B, idx)
 			dzr := zeroed(bt.dzr, J*C*nc*lanes)
 			bt.dzr = dzr
-			kGrad(gWs, ws, wsj, C, J, J, out, zr, nc)
+			gs := &bt.gs[l] // the weight gradient waits for every chunk
+			gs.d, gs.z, gs.nc = append(gs.d, out[:J*nc*lanes]...), append(gs.z, zr[:J*C*nc*lanes]...), gs.nc+nc
 			kBack(dzr, n.Ws, ws, wsj, C, J, J, out, nc)
 			if first && bt.anyMoved(t, idx) {
 				toGroup(out[:A*nc*lanes], dact, 0, A, B, idx)
-				kGrad(gWa, wa, waj, C, J, A, out, zr, nc)
+				ga := &bt.ga[l]
+				ga.d, ga.z, ga.nc = append(ga.d, out[:A*nc*lanes]...), append(ga.z, zr[:J*C*nc*lanes]...), ga.nc+nc
 				kBack(dzr, n.Wa, wa, waj, C, J, A, out, nc)
 			}
 			dzin := zeroed(bt.dzin, (J+C)*nc*lanes)
@@ -550,7 +558,24 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 		ds, ds2 = ds2, ds
 	}
 	bt.ds, bt.ds2 = ds, ds2
+	for l := range bt.gs {
+		ws, wsj, wa, waj := bt.bases(l)
+		if gs := bt.gs[l]; gs.nc > 0 {
+			kGrad(gWs, ws, wsj, C, J, J, gs.d, gs.z, gs.nc)
+		}
+		if ga := bt.ga[l]; ga.nc > 0 {
+			kGrad(gWa, wa, waj, C, J, A, ga.d, ga.z, ga.nc)
+		}
+	}
 	return loss
+}
+
+// chunkLog collects a contraction's group buffers over a backward pass: the
+// output gradients d and the products z of nc chunks, for one kGrad at the
+// end (whose sums over the strings then run over every chunk at once).
+type chunkLog struct {
+	d, z []float64
+	nc   int
 }
 
 // actionLoss adds the action loss of string b at the iteration of rc (target
