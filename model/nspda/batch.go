@@ -3,6 +3,7 @@ package nspda
 import (
 	"errors"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/nn"
@@ -217,8 +218,8 @@ func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 // gather copies the state and read of the strings idx (from the state s)
 // at input position t, and at second order their one-hot input, into the
 // group buffer bt.zin (J+C rows, C = ctx()) and sets the group buffer bt.zr
-// (J·C rows) to their products; the padding is zero.
-func (bt *Batch) gather(s []float64, t int, idx []int, nc int) (zin, zr []float64) {
+// (J·C rows), or zr when not nil, to their products; the padding is zero.
+func (bt *Batch) gather(s []float64, t int, idx []int, nc int, zr []float64) (zin, _ []float64) {
 	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.ctx()
 	rows := J + C
 	bt.zin = zeroed(bt.zin, rows*nc*lanes)
@@ -232,9 +233,17 @@ func (bt *Batch) gather(s []float64, t int, idx []int, nc int) (zin, zr []float6
 			zin[base+(J+R+bt.ins[b][t])*lanes] = 1
 		}
 	}
-	bt.zr = grow(bt.zr, J*C*nc*lanes)
-	kOuter(bt.zr, zin, J, C, nc)
-	return zin, bt.zr
+	if zr == nil {
+		bt.zr = grow(bt.zr, J*C*nc*lanes)
+		zr = bt.zr
+	}
+	kOuter(zr, zin, J, C, nc)
+	return zin, zr[:J*C*nc*lanes]
+}
+
+// extend returns v with n more elements (their values undefined).
+func extend(v []float64, n int) []float64 {
+	return slices.Grow(v, n)[:len(v)+n]
 }
 
 // ctx is the length of the vector each state neuron's weights contract
@@ -300,7 +309,7 @@ func (bt *Batch) step(i, t int, first, last bool) {
 			continue
 		}
 		nc := chunks(len(idx))
-		_, zr := bt.gather(s, t, idx, nc)
+		_, zr := bt.gather(s, t, idx, nc, nil)
 		ws, wsj, wa, waj := bt.bases(l)
 		out := grow(bt.gout, max(J, A)*nc*lanes)
 		bt.gout = out
@@ -529,21 +538,25 @@ func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
 				continue
 			}
 			nc := chunks(len(idx))
-			zin, zr := bt.gather(s, t, idx, nc)
+			// The weight gradient waits for every chunk (kGrad at the end):
+			// the group's products and output gradients go to its logs.
+			gs := &bt.gs[l]
+			zoff, doff := len(gs.z), len(gs.d)
+			gs.z, gs.d, gs.nc = extend(gs.z, J*C*nc*lanes), extend(gs.d, J*nc*lanes), gs.nc+nc
+			zin, zr := bt.gather(s, t, idx, nc, gs.z[zoff:])
 			ws, wsj, wa, waj := bt.bases(l)
-			out := grow(bt.gout, max(J, A)*nc*lanes)
-			bt.gout = out
-			toGroup(out[:J*nc*lanes], dpre, 0, J, B, idx)
+			out := gs.d[doff:]
+			toGroup(out, dpre, 0, J, B, idx)
 			dzr := zeroed(bt.dzr, J*C*nc*lanes)
 			bt.dzr = dzr
-			gs := &bt.gs[l] // the weight gradient waits for every chunk
-			gs.d, gs.z, gs.nc = append(gs.d, out[:J*nc*lanes]...), append(gs.z, zr[:J*C*nc*lanes]...), gs.nc+nc
 			kBack(dzr, n.Ws, ws, wsj, C, J, J, out, nc)
 			if first && bt.anyMoved(t, idx) {
-				toGroup(out[:A*nc*lanes], dact, 0, A, B, idx)
 				ga := &bt.ga[l]
-				ga.d, ga.z, ga.nc = append(ga.d, out[:A*nc*lanes]...), append(ga.z, zr[:J*C*nc*lanes]...), ga.nc+nc
-				kBack(dzr, n.Wa, wa, waj, C, J, A, out, nc)
+				aoff := len(ga.d)
+				ga.z, ga.d, ga.nc = append(ga.z, zr...), extend(ga.d, A*nc*lanes), ga.nc+nc
+				aout := ga.d[aoff:]
+				toGroup(aout, dact, 0, A, B, idx)
+				kBack(dzr, n.Wa, wa, waj, C, J, A, aout, nc)
 			}
 			dzin := zeroed(bt.dzin, (J+C)*nc*lanes)
 			bt.dzin = dzin
