@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/grammar"
@@ -161,5 +162,105 @@ func BenchmarkRecipes(b *testing.B) {
 				b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
 			})
 		}
+	}
+}
+
+// BenchmarkThroughput measures training throughput — forward, gradient and
+// update — in input characters per second, third order, K = 4, on Dyck-2's
+// training strings: online is the paper's path (BPTT one string at a time,
+// SGD after each), batch32 the lock-step minibatch (BatchBPTT on 32
+// strings, then one SGD step on their mean gradient).
+func BenchmarkThroughput(b *testing.B) {
+	exs := dyck2Examples(b)
+	for _, J := range []int{8, 32} {
+		b.Run(fmt.Sprintf("online/J%d", J), func(b *testing.B) {
+			benchSGD(b, testNet(b, nspda.Third, 4, J, 1), &BPTT{}, exs, 4)
+		})
+	}
+	for _, J := range []int{8, 32} {
+		b.Run(fmt.Sprintf("batch32/J%d", J), func(b *testing.B) {
+			benchBatch(b, testNet(b, nspda.Third, 4, J, 1), exs, 32, 4)
+		})
+	}
+}
+
+// benchBatch measures BatchBPTT's training throughput on exs in minibatches
+// of B strings, one SGD step on each batch's mean gradient.
+func benchBatch(b *testing.B, net *nspda.Net, exs []Example, B, K int) {
+	grad := make([]float64, len(net.Params()))
+	rngs := make([]*rand.Rand, B)
+	for i := range rngs {
+		rngs[i] = rand.New(rand.NewPCG(2, uint64(i)))
+	}
+	est := &BatchBPTT{}
+	batch := make([]Example, B)
+	chars := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for k := range batch {
+			batch[k] = exs[(i*B+k)%len(exs)]
+			chars += len(batch[k].Syms)
+		}
+		clear(grad)
+		if _, err := est.GradientBatch(net, nil, batch, K, rngs, grad); err != nil {
+			b.Fatal(err)
+		}
+		scale([][]float64{grad}, 1/float64(B))
+		if err := SGD(net.Params(), grad, 1e-4, DefaultClip); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
+}
+
+// BenchmarkThroughputPaired is BenchmarkThroughput's online and batch32
+// paths interleaved — each iteration trains one batch of 32 strings online,
+// then the same strings in lock-step, each timed — so that on a shared
+// machine both see the same load; it reports both rates and their ratio.
+func BenchmarkThroughputPaired(b *testing.B) {
+	exs := dyck2Examples(b)
+	const B, K = 32, 4
+	for _, J := range []int{8, 32} {
+		b.Run(fmt.Sprintf("J%d", J), func(b *testing.B) {
+			on, bat := testNet(b, nspda.Third, 4, J, 1), testNet(b, nspda.Third, 4, J, 1)
+			est, lock := &BPTT{}, &BatchBPTT{}
+			g1, g2 := make([]float64, len(on.Params())), make([]float64, len(bat.Params()))
+			reads := rand.New(rand.NewPCG(2, 2))
+			rngs := make([]*rand.Rand, B)
+			for i := range rngs {
+				rngs[i] = rand.New(rand.NewPCG(2, uint64(i)))
+			}
+			batch := make([]Example, B)
+			var tOn, tBat time.Duration
+			chars := 0
+			for i := 0; i < b.N; i++ {
+				for k := range batch {
+					batch[k] = exs[(i*B+k)%len(exs)]
+					chars += len(batch[k].Syms)
+				}
+				t0 := time.Now()
+				for _, ex := range batch {
+					clear(g1)
+					est.Gradient(on, nil, ex, K, reads, g1)
+					if err := SGD(on.Params(), g1, 1e-4, DefaultClip); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t1 := time.Now()
+				clear(g2)
+				if _, err := lock.GradientBatch(bat, nil, batch, K, rngs, g2); err != nil {
+					b.Fatal(err)
+				}
+				scale([][]float64{g2}, 1/float64(B))
+				if err := SGD(bat.Params(), g2, 1e-4, DefaultClip); err != nil {
+					b.Fatal(err)
+				}
+				tOn, tBat = tOn+t1.Sub(t0), tBat+time.Since(t1)
+			}
+			b.ReportMetric(float64(chars)/tOn.Seconds(), "online-chars/s")
+			b.ReportMetric(float64(chars)/tBat.Seconds(), "batch32-chars/s")
+			b.ReportMetric(tOn.Seconds()/tBat.Seconds(), "batch/online")
+		})
 	}
 }

@@ -64,6 +64,38 @@ type Settings struct {
 	// superposition stack: selection over the starts then chooses between
 	// the two, on the training and select sets only.
 	SoftStackAlternate bool
+	// LockStep, with Batch > 1 and the BPTT estimator, runs each minibatch
+	// in lock-step (BatchBPTT: NSPDAs on the digital stack, no hints, no
+	// noise regularizer); string b of a batch draws its reads
+	// from its own stream, seeded from the run's read stream. Its gradient
+	// is the sum of the strings' BPTT gradients up to rounding, but the read
+	// draws differ from the default path's: a run with LockStep is not the
+	// same run. Off (the default) changes nothing.
+	LockStep bool
+}
+
+// lockStep returns the lock-step estimator of set.LockStep (nil: off), or
+// why the run cannot use it.
+func (set Settings) lockStep(env Env) (*BatchBPTT, error) {
+	if !set.LockStep || set.Batch <= 1 {
+		return nil, nil
+	}
+	if _, ok := set.Estimator.(*BPTT); !ok {
+		return nil, fmt.Errorf("lock-step minibatches run BPTT only, not %s", set.Estimator.Name())
+	}
+	if set.Noise.Percent > 0 || set.StageNoise.Percent > 0 {
+		return nil, fmt.Errorf("lock-step minibatches do not run the noise regularizer")
+	}
+	if set.SoftStackBeta0 > 0 {
+		return nil, fmt.Errorf("lock-step minibatches run on the digital stack only")
+	}
+	lock := &BatchBPTT{}
+	for _, ex := range env.Train {
+		if err := lock.Supports(env.Net, ex); err != nil {
+			return nil, err
+		}
+	}
+	return lock, nil
 }
 
 // Sharpener is a net whose training-mode forward pass has a sharpness that
@@ -240,6 +272,15 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		u.SetRand(rng("uoro"))
 	}
 	grad := grads[0]
+	lock, err := set.lockStep(env)
+	if err != nil {
+		return Result{}, err
+	}
+	var (
+		pending []Example    // the lock-step batch being gathered
+		lockRng []*rand.Rand // its strings' read streams
+		lockPCG []*rand.PCG
+	)
 	clean := make([]float64, len(params))
 	var perm []int // the noise regularizer's scratch
 	correct := make([]bool, len(env.Train))
@@ -287,6 +328,37 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 				return Result{}, err
 			}
 			ex := env.Train[idx]
+			if lock != nil {
+				if pending = append(pending, ex); len(pending) < batch && n < len(subset)-1 {
+					continue
+				}
+				for len(lockRng) < len(pending) {
+					pcg := rand.NewPCG(0, 0)
+					lockPCG, lockRng = append(lockPCG, pcg), append(lockRng, rand.New(pcg))
+				}
+				for b := range pending {
+					lockPCG[b].Seed(reads.Uint64(), reads.Uint64())
+				}
+				for _, g := range grads {
+					nn.Zero(g)
+				}
+				loss, err := lock.GradientBatch(env.Net, env.Obj, pending, set.Refine, lockRng[:len(pending)], grad)
+				if err != nil {
+					return Result{}, err
+				}
+				if math.IsNaN(loss) || math.IsInf(loss, 0) {
+					return Result{}, fmt.Errorf("epoch %d, strings %d–%d of %d: loss is %v; stopping", st.cp.Epoch+1, n+2-len(pending), n+1, len(subset), loss)
+				}
+				if err := st.update(set, vecs, grads, len(pending), lr); err != nil {
+					return Result{}, fmt.Errorf("epoch %d, string %d of %d: %v; stopping", st.cp.Epoch+1, n+1, len(subset), err)
+				}
+				for _, e := range pending {
+					st.cp.Chars += int64(len(e.Syms))
+				}
+				lossSum += loss
+				pending = pending[:0]
+				continue
+			}
 			if nz.Percent > 0 && env.Tensors != nil {
 				copy(clean, params)
 				perm = nz.Apply(params, env.Tensors, noise, perm)

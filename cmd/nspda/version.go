@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/nspda/nspda/model/nspda"
 )
 
 // version is set at link time, for builds without VCS stamping
@@ -15,7 +17,9 @@ var version = ""
 
 // versionString is the module version and, when the binary was built from
 // a checkout with VCS stamping, the revision, its time and "+dirty" for
-// uncommitted changes; "devel" when nothing is known.
+// uncommitted changes; "devel" when nothing is known; then the Go version
+// and the lock-step batch's contraction kernels compiled in (nspda.Kernels:
+// "go", or "simd/archsimd" when built with GOEXPERIMENT=simd).
 func versionString() string {
 	v := version
 	info, ok := debug.ReadBuildInfo()
@@ -47,7 +51,7 @@ func versionString() string {
 	if at != "" {
 		parts = append(parts, at)
 	}
-	return strings.Join(parts, ", ") + " (" + runtime.Version() + ")"
+	return strings.Join(parts, ", ") + " (" + runtime.Version() + ", kernels " + nspda.Kernels + ")"
 }
 
 func newVersion() *cobra.Command {
