@@ -118,6 +118,11 @@ type Config struct {
 	// the digital stack and the odd ones on the superposition stack, so that
 	// selection chooses between them (the data recipe's).
 	SoftAlternate bool `json:"soft_alternate,omitempty"`
+	// LockStep (nspda, BPTT, Batch > 1) trains each minibatch in lock-step
+	// on the batched kernels (train.Settings.LockStep; docs/performance.md).
+	// Each string draws its reads from its own stream, so it is another run
+	// than the same configuration without it.
+	LockStep bool `json:"lock_step,omitempty"`
 	// Size is the rule that draws the NSPDA's J when Hidden is 0: "" the
 	// paper's, M + U(2,6) at third order and M + U(12,29) at second (M the
 	// PDA's states); "wide", M + U(12,29) at both orders (the default
@@ -291,6 +296,8 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("soft-stack applies to the nspda model only")
 	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0 || c.SoftAlternate) && !c.SoftStack:
 		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
+	case c.LockStep && (c.Model != "nspda" || c.Batch <= 1 || c.Algorithm() != "bptt" || c.Noise > 0 || c.SoftStack || c.Hints > 0):
+		return fmt.Errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")
 	case c.SoftAlternate && c.Restarts == 0:
 		return fmt.Errorf("soft-alternate needs restarts (it alternates the stack between starts)")
 	case !finite(c.SoftBeta0) || !finite(c.SoftGrowth):

@@ -199,3 +199,35 @@ func TestSizeRule(t *testing.T) {
 		}
 	}
 }
+
+// TestLockStepConfig: lock_step is accepted with the default recipe (the
+// standard curriculum's configuration carries no stage noise to refuse),
+// refused where the batched kernels cannot run, and omitted from the key
+// when off.
+func TestLockStepConfig(t *testing.T) {
+	d, _ := Recipe("default")
+	on := d
+	on.LockStep = true
+	if err := on.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := prepare(on); err != nil {
+		t.Fatal(err)
+	}
+	if on.Key() == d.Key() {
+		t.Error("lock_step does not change the key")
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Batch = 1 },
+		func(c *Config) { c.Algo = "rtrl" },
+		func(c *Config) { c.Hints = 2 },
+		func(c *Config) { c.SoftStack = true },
+		func(c *Config) { c.Model, c.Size = "lstm", "" },
+	} {
+		c := on
+		bad(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "lock-step") {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}

@@ -383,16 +383,21 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 	if err != nil {
 		return train.Settings{}, err
 	}
+	stage := train.Noise{Percent: cfg.StageNoise, Scale: cfg.NoiseScale}
+	if cfg.Curriculum != "2il" {
+		stage = train.Noise{} // only 2-IL's second stage has weight noise
+	}
 	return train.Settings{
 		Estimator: est, Curriculum: cur, Refine: cfg.Refine, MaxEpochs: cfg.MaxEpochs,
 		Schedule: train.Schedule{LR0: cfg.LR, FixedAnnealed: cfg.Stage2Annealed}, Clip: cfg.Clip,
 		Noise:      train.Noise{Percent: cfg.Noise, Scale: cfg.NoiseScale},
-		StageNoise: train.Noise{Percent: cfg.StageNoise, Scale: cfg.NoiseScale},
+		StageNoise: stage,
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts,
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: cfg.SoftAlternate,
+		LockStep: cfg.LockStep,
 	}, nil
 }
 

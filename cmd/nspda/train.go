@@ -147,6 +147,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.BoolVar(&cfg.SoftStack, "soft-stack", cfg.SoftStack, "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)")
 	f.Float64Var(&cfg.SoftBeta0, "soft-beta0", cfg.SoftBeta0, "with --soft-stack: initial sharpness β0 (0: 1)")
 	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: wide (M + U(12,29) at both orders, the default recipe's) or paper (M + U(2,6) at third order)")
+	f.BoolVar(&cfg.LockStep, "lock-step", cfg.LockStep, "nspda, bptt, --batch > 1: train each minibatch in lock-step on the batched kernels (faster with GOEXPERIMENT=simd builds; other read draws, so another run; docs/performance.md)")
 	f.BoolVar(&cfg.SoftAlternate, "soft-alternate", cfg.SoftAlternate, "with --soft-stack and --restarts: even starts train on the digital stack, odd ones on the superposition stack (selection chooses)")
 	f.Float64Var(&cfg.SoftGrowth, "soft-growth", cfg.SoftGrowth, fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", experiment.DefaultSoftGrowth))
 }
