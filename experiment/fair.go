@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"github.com/nspda/nspda/model"
@@ -28,7 +29,6 @@ const (
 	FairLRMin       = 3e-4   // the search's learning rates: log-uniform in [FairLRMin, FairLRMax]
 	FairLRMax       = 3e-2   //
 	fairTrialSeed0  = 100    // trial i trains with Seed fairTrialSeed0+i+1, apart from the seeds 1..5 of phase 2
-	fairLRDigits    = 1e-6   // rates are rounded to a multiple of this, so that keys print cleanly
 	fairStream      = 0x5eed // PCG stream of the search draw
 )
 
@@ -43,16 +43,20 @@ type FairSetting struct {
 }
 
 // FairSettings returns the n trial settings of the search: the same for
-// every row and language (each model is offered the same candidates), the
-// rate drawn log-uniformly from [FairLRMin, FairLRMax] with the search seed,
-// the hidden size cycling through FairHidden.
+// every row and language (each model is offered the same candidates). The
+// rate is log-uniform in [FairLRMin, FairLRMax], stratified: the log range
+// is cut into n equal strata, each trial draws within its own, and the
+// strata are shuffled among the trials, all from the search seed; rates
+// keep three significant digits. The hidden size cycles through FairHidden.
 func FairSettings(n int) []FairSetting {
 	rng := rand.New(rand.NewPCG(FairSearchSeed, fairStream))
+	strata := rng.Perm(n)
 	out := make([]FairSetting, n)
 	lo, hi := math.Log(FairLRMin), math.Log(FairLRMax)
 	for i := range out {
-		lr := math.Exp(lo + rng.Float64()*(hi-lo))
-		out[i] = FairSetting{LR: math.Round(lr/fairLRDigits) * fairLRDigits, Hidden: FairHidden[i%len(FairHidden)]}
+		lr := math.Exp(lo + (float64(strata[i])+rng.Float64())/float64(n)*(hi-lo))
+		lr, _ = strconv.ParseFloat(strconv.FormatFloat(lr, 'g', 3, 64), 64)
+		out[i] = FairSetting{LR: lr, Hidden: FairHidden[i%len(FairHidden)]}
 	}
 	return out
 }

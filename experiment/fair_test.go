@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,8 +57,16 @@ func TestFairSettings(t *testing.T) {
 			t.Errorf("trial %d: %+v out of the search's range", i, s)
 		}
 	}
-	if q := FairSettings(FairQuickTrials); q[0] != a[0] {
-		t.Errorf("quick trials are not the full search's first: %v, %v", q[0], a[0])
+	// Stratified: one rate in each eighth of the log range.
+	seen := make([]bool, FairTrials)
+	for _, s := range a {
+		k := int(float64(FairTrials) * math.Log(s.LR/FairLRMin) / math.Log(FairLRMax/FairLRMin))
+		seen[min(k, FairTrials-1)] = true
+	}
+	for k, ok := range seen {
+		if !ok {
+			t.Errorf("no rate in stratum %d: %v", k, a)
+		}
 	}
 }
 
