@@ -172,6 +172,12 @@ func TestReproFairPhases(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(trials)+" runs") || !strings.Contains(stdout, "phase 1") {
 		t.Fatalf("phase 1 plan: exit %d: %s%s", code, stdout, stderr)
 	}
+	// Its table before any trial has finished: every search pending.
+	out := filepath.Join(dir, "tables")
+	if _, stderr, code := cli(t, "repro", "fair", "--quick", "--tables-only", "--store", store, "--out", out); code != 0 ||
+		!strings.Contains(readFile(t, filepath.Join(out, "fair.md")), "anbn: search 0/2 trials finished") {
+		t.Fatalf("tables before the search: exit %d: %s", code, stderr)
+	}
 	p, err := experiment.ReadPlan(plan)
 	if err != nil {
 		t.Fatal(err)
