@@ -159,18 +159,23 @@ func fairTrials(opt GridOptions, row fairRow, grammar string) []Config {
 var fairMetrics = []Metric{{Kind: TrainError}, {Kind: TestError, Set: "test60"}, {Kind: TestError, Set: "test480"}, {Kind: TestError, Set: "test960"}}
 
 func fairTable(opt GridOptions) *Table {
+	trials := FairTrials
+	if opt.Quick {
+		trials = FairQuickTrials
+	}
 	t := &Table{
 		Name:  "fair",
 		Title: "A fair comparison: every model of Table 4 trained by one modern recipe, learning rate and size searched per model and language (% error)",
 		Budgets: "at most 400 epochs per run, each run's weights selected on the training and select sets (--patience 20, up to 8 restarts); " +
-			"per model and language a search of " + fmt.Sprint(FairTrials) + " trials before the seeds",
+			"per model and language a search of " + fmt.Sprint(trials) + " trials before the seeds",
 		About: "Every model trained by the data-only recipe (nspda train --recipe data): Adam, batch 16, norm clip 5, the standard curriculum, " +
 			"BPTT, the paper's per-step copied label plus the language-model head (next symbol of members), selection on the training set and the select split " +
 			"(lengths 22–40) with patience 20 and up to 8 restarts, at most 400 epochs; no noise regularizer. " +
-			fmt.Sprintf("Search (phase 1): %d trials per row and language, learning rate log-uniform in [%g, %g], hidden size %v (state neurons J for the NSPDA), ", FairTrials, FairLRMin, FairLRMax, FairHidden) +
+			fmt.Sprintf("Search (phase 1): %d trials per row and language, learning rate log-uniform in [%g, %g] (stratified), hidden size %v (state neurons J for the NSPDA), ", trials, FairLRMin, FairLRMax, FairHidden) +
 			"the same candidates for every model; the trial with the least training plus select-split error is kept (ties: the earlier trial). " +
 			"Trials evaluate no test set. The cells (phase 2) are five fresh seeds of the selected setting. " +
-			"NSPDA-only and left out: hints, the action loss, the PDA's viable and next-symbol targets; the NSPDA rows alone alternate " +
+			"Left out for every model: hints and the action loss (NSPDA-only), and the PDA's viable and next-symbol targets (the trainer's, " +
+			"usable by any model, but knowledge of the automaton); the NSPDA rows alone alternate " +
 			"their starts between the digital and the superposition stack (the data recipe's). \"+ rounding\" rows are the stack and list RNNs " +
 			"evaluated (and selected) with hard actions, with their own search. The paper's numbers are its Table 4 (its paper-protocol rows; \"reg\" rows are not repeated here).",
 	}
