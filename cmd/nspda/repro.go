@@ -312,7 +312,13 @@ func emitSlurm(w io.Writer, name string, tables []*experiment.Table, f reproFlag
 	if f.quick {
 		grid += " --quick"
 	}
-	fmt.Fprintf(w, "wrote %s (%d runs) and %s\nsubmit with: sbatch %s\nthen: nspda repro %s %s --tables-only --store %s\n", planPath, len(plan), script, script, name, grid, store)
+	then := fmt.Sprintf("nspda repro %s %s --tables-only --store %s", name, grid, store)
+	for _, t := range tables {
+		if t.Pending() {
+			then = "the same command again, for the second phase (below)"
+		}
+	}
+	fmt.Fprintf(w, "wrote %s (%d runs) and %s\nsubmit with: sbatch %s\nthen: %s\n", planPath, len(plan), script, script, then)
 	if len(plan) > 1000 {
 		fmt.Fprintf(w, "note: %d array tasks exceed Slurm's default MaxArraySize (1001); split the plan or raise the limit\n", len(plan))
 	}

@@ -172,6 +172,11 @@ func TestReproFairPhases(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(trials)+" runs") || !strings.Contains(stdout, "phase 1") {
 		t.Fatalf("phase 1 plan: exit %d: %s%s", code, stdout, stderr)
 	}
+	slurm := filepath.Join(dir, "slurm")
+	if stdout, _, code := cli(t, "repro", "fair", "--quick", "--emit-slurm", slurm, "--store", store, "--binary", "/opt/nspda"); code != 0 ||
+		!strings.Contains(stdout, "then: the same command again, for the second phase") || !strings.Contains(readFile(t, filepath.Join(slurm, "fair.sbatch")), "--array=0-"+strconv.Itoa(trials-1)+"\n") {
+		t.Errorf("phase 1 emit-slurm: exit %d: %s", code, stdout)
+	}
 	// Its table before any trial has finished: every search pending.
 	out := filepath.Join(dir, "tables")
 	if _, stderr, code := cli(t, "repro", "fair", "--quick", "--tables-only", "--store", store, "--out", out); code != 0 ||
