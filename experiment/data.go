@@ -124,6 +124,11 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 	return trainSet, validSet, selSet, err
 }
 
+// testSplit draws the named test split of a run: the only way training
+// reaches a test set (a variable, so that a test can prove the fair search
+// never calls it).
+var testSplit = dataset.GenerateSplit
+
 // tests returns the sets a finished run is evaluated on: the named splits
 // drawn with the test seed, or the test files, each whole and then by the
 // length bands of LengthBins (with the training lengths below them and the
@@ -132,7 +137,7 @@ func tests(cfg Config, lang *grammar.Language) ([]testSet, error) {
 	if cfg.Data == "" {
 		var sets []testSet
 		for _, name := range cfg.Tests {
-			ex, err := dataset.GenerateSplit(lang, name, cfg.TestSeed)
+			ex, err := testSplit(lang, name, cfg.TestSeed)
 			if err != nil {
 				return nil, err
 			}

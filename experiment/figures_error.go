@@ -48,7 +48,9 @@ func barsFigure(t *Table, src Source) (*figure, error) {
 		for i, l := range labels {
 			names[len(labels)-1-i] = l
 		}
-		p.NominalY(names...)
+		if len(names) > 0 { // none: no cell has runs yet (a table whose search is not finished)
+			p.NominalY(names...)
+		}
 		p.Y.Tick.Label.Font = figureFont(6)
 		var paper plotter.XYs
 		for _, sr := range series {

@@ -47,6 +47,11 @@ type Table struct {
 	Programmed bool     // cells are programmed networks, evaluated directly: nothing to train
 	Budgets    string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
 	Options    GridOptions
+	// Search is the first phase of a table built in two (fair): runs whose
+	// results choose the runs of cells not yet known (those still to finish;
+	// see Resolve). Configs lists them first.
+	Search  []Config
+	resolve func(Source) (*Table, error) // builds the cells from the search's results (nil: a one-phase table)
 }
 
 // Column is one column of a table: a grammar and a variant of it (order,
@@ -67,7 +72,7 @@ type Cell struct {
 
 // TableNames lists the tables `nspda repro` knows, in the paper's order.
 func TableNames() []string {
-	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning"}
+	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "fair"}
 }
 
 // Grid returns the named table with its runs.
@@ -78,7 +83,7 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 	build := map[string]func(GridOptions) *Table{
 		"hints": hintsTable, "incremental": incrementalTable, "noise": noiseTable,
 		"comparison": comparisonTable, "programmed": programmedTable, "algorithms": algorithmsTable,
-		"learning": learningTable,
+		"learning": learningTable, "fair": fairTable,
 	}[name]
 	if build == nil {
 		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(TableNames(), ", "))
@@ -88,14 +93,21 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 	return t, nil
 }
 
-// Configs returns the distinct runs of the table's cells, row by row, in
-// first-use order. A programmed table has none.
+// Configs returns the distinct runs of the table's search (if it has one)
+// and of its cells, row by row, in first-use order. A programmed table has
+// none.
 func (t *Table) Configs() []Config {
 	if t.Programmed {
 		return nil
 	}
 	var out []Config
 	seen := make(map[string]bool)
+	for _, cfg := range t.Search {
+		if k := cfg.Key(); !seen[k] {
+			seen[k] = true
+			out = append(out, cfg)
+		}
+	}
 	for _, row := range t.Cells {
 		for _, c := range row {
 			for _, cfg := range c.Configs {

@@ -45,7 +45,15 @@ Tables: hints (Table 1), incremental (Table 2), noise (Table 3), comparison
 (Table 4 and its appendix version), programmed (appendix: rule insertion, no
 training), algorithms (appendix: BPTT, TBPTT, RTRL, UORO); and ours: learning
 (what makes the NSPDA learn: the paper's protocol, the default recipe, data
-only, and the default with the action loss, on every language).
+only, and the default with the action loss, on every language), and fair
+(every model of Table 4 under one modern recipe, its learning rate and size
+searched per model and language on the training and select sets).
+
+fair runs in two phases: a search (trials per model and language, stored
+runs like any other), then five seeds of each selected setting. repro fair
+trains both; --plan and --emit-slurm write the trials still unfinished and
+the seeds of the searches already finished, so run them again once the
+trials are done to plan the second phase.
 
 The store (--store, default results/) holds one directory per run, named by the
 hash of its full configuration: finished runs are skipped, killed ones resumed
@@ -70,17 +78,46 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 				return usageError{err}
 			}
 			w := cmd.OutOrStdout()
-			switch {
-			case f.plan != "":
-				return writePlan(w, f.plan, tables)
-			case f.emitSlurm != "":
-				return emitSlurm(w, args[0], tables, f)
-			}
 			store := experiment.Store{Dir: f.store}
+			switch {
+			case f.plan != "" || f.emitSlurm != "":
+				// A two-phase table plans what its search's results
+				// allow: its trials until they are finished, then the
+				// seeds of the selected settings.
+				if tables, err = resolveTables(tables, store); err != nil {
+					return err
+				}
+				if f.plan != "" {
+					err = writePlan(w, f.plan, tables)
+				} else {
+					err = emitSlurm(w, args[0], tables, f)
+				}
+				if err == nil {
+					notePending(w, args[0], tables)
+				}
+				return err
+			}
 			if !f.tablesOnly {
 				if err := runPlan(cmd.Context(), w, store, experiment.NewPlan(tables...), f.workers); err != nil {
 					return err
 				}
+				// Phase 2 of the two-phase tables: the runs their
+				// searches (trained above) select.
+				var staged []*experiment.Table
+				for _, t := range tables {
+					if t.Staged() {
+						staged = append(staged, t)
+					}
+				}
+				if staged, err = resolveTables(staged, store); err != nil {
+					return err
+				}
+				if err := runPlan(cmd.Context(), w, store, experiment.NewPlan(staged...), f.workers); err != nil {
+					return err
+				}
+			}
+			if tables, err = resolveTables(tables, store); err != nil {
+				return err
 			}
 			prov := experiment.NewProvenance(commandLine(cmd, args), experiment.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
 			for _, t := range tables {
@@ -154,6 +191,33 @@ func reproTables(name string, opt experiment.GridOptions) ([]*experiment.Table, 
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// resolveTables builds the cells of the two-phase tables (fair) from the
+// results of their searches in the store; the others are returned as they
+// are.
+func resolveTables(tables []*experiment.Table, store experiment.Store) ([]*experiment.Table, error) {
+	out := make([]*experiment.Table, len(tables))
+	for i, t := range tables {
+		r, err := experiment.Resolve(t, experiment.StoreSource{Store: store})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", t.Name, err)
+		}
+		out[i] = r
+	}
+	return out, nil
+}
+
+// notePending tells, after a plan is written, which tables still have a
+// search to finish before their second phase can be planned.
+func notePending(w io.Writer, name string, tables []*experiment.Table) {
+	for _, t := range tables {
+		if t.Pending() {
+			fmt.Fprintf(w, "%s: the plan holds phase 1 for %d search trials still to finish (with the seeds of the searches already finished); "+
+				"once they are in the store, run 'nspda repro %s' with the same flags again to plan phase 2, the seeds of the selected settings\n",
+				t.Name, len(t.Search), name)
+		}
+	}
 }
 
 // runPlan trains the plan's runs that the store lacks, printing one line per
@@ -248,7 +312,13 @@ func emitSlurm(w io.Writer, name string, tables []*experiment.Table, f reproFlag
 	if f.quick {
 		grid += " --quick"
 	}
-	fmt.Fprintf(w, "wrote %s (%d runs) and %s\nsubmit with: sbatch %s\nthen: nspda repro %s %s --tables-only --store %s\n", planPath, len(plan), script, script, name, grid, store)
+	then := fmt.Sprintf("nspda repro %s %s --tables-only --store %s", name, grid, store)
+	for _, t := range tables {
+		if t.Pending() {
+			then = "the same command again, for the second phase (below)"
+		}
+	}
+	fmt.Fprintf(w, "wrote %s (%d runs) and %s\nsubmit with: sbatch %s\nthen: %s\n", planPath, len(plan), script, script, then)
 	if len(plan) > 1000 {
 		fmt.Fprintf(w, "note: %d array tasks exceed Slurm's default MaxArraySize (1001); split the plan or raise the limit\n", len(plan))
 	}

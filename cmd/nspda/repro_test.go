@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,7 +18,7 @@ import (
 // that nothing was trained and every byte is the same.
 func TestReproQuickAll(t *testing.T) {
 	if testing.Short() {
-		t.Skip("trains every quick grid (about 30 s on 2 cores); go test without -short, as .ci/run runs it, includes it")
+		t.Skip("trains every quick grid (about a minute on 2 cores); go test without -short, as .ci/run runs it, includes it")
 	}
 	dir := t.TempDir()
 	store, out := filepath.Join(dir, "store"), filepath.Join(dir, "tables")
@@ -158,6 +159,55 @@ func TestEmitSlurm(t *testing.T) {
 	}
 	if _, _, code := cli(t, "repro", "programmed", "--emit-slurm", dir); code != 1 {
 		t.Errorf("programmed --emit-slurm: exit %d, want 1 (nothing to train)", code)
+	}
+}
+
+// TestReproFairPhases: the fair table's plan holds its search trials until
+// they are in the store, then the seeds of the selected settings.
+func TestReproFairPhases(t *testing.T) {
+	dir := t.TempDir()
+	store, plan := filepath.Join(dir, "store"), filepath.Join(dir, "plan.jsonl")
+	trials := 15 * 5 * experiment.FairQuickTrials
+	stdout, stderr, code := cli(t, "repro", "fair", "--quick", "--plan", plan, "--store", store)
+	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(trials)+" runs") || !strings.Contains(stdout, "phase 1") {
+		t.Fatalf("phase 1 plan: exit %d: %s%s", code, stdout, stderr)
+	}
+	slurm := filepath.Join(dir, "slurm")
+	if stdout, _, code := cli(t, "repro", "fair", "--quick", "--emit-slurm", slurm, "--store", store, "--binary", "/opt/nspda"); code != 0 ||
+		!strings.Contains(stdout, "then: the same command again, for the second phase") || !strings.Contains(readFile(t, filepath.Join(slurm, "fair.sbatch")), "--array=0-"+strconv.Itoa(trials-1)+"\n") {
+		t.Errorf("phase 1 emit-slurm: exit %d: %s", code, stdout)
+	}
+	// Its table before any trial has finished: every search pending.
+	out := filepath.Join(dir, "tables")
+	if _, stderr, code := cli(t, "repro", "fair", "--quick", "--tables-only", "--store", store, "--out", out); code != 0 ||
+		!strings.Contains(readFile(t, filepath.Join(out, "fair.md")), "anbn: search 0/2 trials finished") {
+		t.Fatalf("tables before the search: exit %d: %s", code, stderr)
+	}
+	p, err := experiment.ReadPlan(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every trial finished (made up: no test set, a select accuracy).
+	for _, e := range p {
+		if len(e.Config.Tests) != 0 {
+			t.Fatalf("trial %s evaluates %v", e.Key, e.Config.Tests)
+		}
+		run := filepath.Join(store, e.Key)
+		os.MkdirAll(run, 0o755)
+		cfg, _ := json.Marshal(e.Config)
+		sum, _ := json.Marshal(experiment.Summary{Key: e.Key, Config: e.Config, Epochs: 1, SelectedEpoch: 1, TrainErrorPct: 50})
+		for name, b := range map[string][]byte{experiment.ConfigFile: cfg, experiment.MetricsFile: []byte(`{"epoch":1,"select_acc":50}` + "\n"), experiment.SummaryFile: sum} {
+			if err := os.WriteFile(filepath.Join(run, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	stdout, stderr, code = cli(t, "repro", "fair", "--quick", "--plan", plan, "--store", store)
+	if code != 0 || !strings.Contains(stdout, "wrote 75 runs") || strings.Contains(stdout, "phase 1") {
+		t.Fatalf("phase 2 plan: exit %d: %s%s", code, stdout, stderr)
+	}
+	if p, err = experiment.ReadPlan(plan); err != nil || len(p[0].Config.Tests) == 0 || p[0].Config.Seed != 1 {
+		t.Fatalf("phase 2 plan: %v, first entry %+v", err, p[0].Config)
 	}
 }
 
