@@ -6,32 +6,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// topacceptRef decides the language of testdata/topaccept.yaml from its
-// definition, without a PDA: a and b push, c cancels the last uncancelled
-// letter (never more than were pushed); a non-empty string is a member when
-// nothing is left or the last letter left is an a.
-func topacceptRef(s string) bool {
-	if s == "" {
-		return false
-	}
-	var left []rune
-	for _, r := range s {
-		switch r {
-		case 'a', 'b':
-			left = append(left, r)
-		case 'c':
-			if len(left) == 0 {
-				return false
-			}
-			left = left[:len(left)-1]
-		default:
-			return false
-		}
-	}
-	return len(left) == 0 || left[len(left)-1] == 'a'
-}
+	"github.com/nspda/nspda/grammar/grammartest"
+)
 
 // refAccepts runs p on s from the definitions alone: the transition that
 // applies is searched in p.Transitions (not the table New builds), and the
@@ -157,7 +134,7 @@ func TestTopAcceptFile(t *testing.T) {
 	}
 	members := 0
 	eachString(p.Alphabet, exhaustiveLen, func(s string) {
-		want := topacceptRef(s)
+		want := grammartest.TopAccept(s)
 		if got := p.Accepts(s); got != want {
 			t.Fatalf("%q: PDA %v, definition %v", s, got, want)
 		}
@@ -234,7 +211,7 @@ func TestSamplerTopAcceptance(t *testing.T) {
 // acceptance through PDA.Accepting), on the testdata PDA and random ones.
 func TestOracleTopAcceptance(t *testing.T) {
 	p := parseFile(t, specPath("topaccept"))
-	checkOracle(t, p, topacceptRef, 6)
+	checkOracle(t, p, grammartest.TopAccept, 6)
 	rng := rand.New(rand.NewPCG(25, 26))
 	for range 25 {
 		p := randomTopPDA(rng, 1+rng.IntN(3), 1+rng.IntN(2))

@@ -112,13 +112,7 @@ func TestTestdataPDAs(t *testing.T) {
 			t.Fatal(err)
 		}
 		tested++
-		maxLen := 10
-		if lang.PDA.L() > 3 {
-			maxLen = 9
-		}
-		if testing.Short() {
-			maxLen -= 2
-		}
+		maxLen := exhaustiveLen(lang.PDA)
 		for _, order := range orders {
 			for _, dead := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/order%d/dead=%v", filepath.Base(f), order, dead), func(t *testing.T) {

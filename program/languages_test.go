@@ -31,13 +31,7 @@ func builtin(t testing.TB, name string) *grammar.Language {
 func TestLanguagesExhaustive(t *testing.T) {
 	for _, name := range grammar.Names() {
 		lang := builtin(t, name)
-		maxLen := 10
-		if lang.PDA.L() > 3 {
-			maxLen = 9
-		}
-		if testing.Short() {
-			maxLen -= 2
-		}
+		maxLen := exhaustiveLen(lang.PDA)
 		for _, order := range orders {
 			for _, dead := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/order%d/dead=%v", name, order, dead), func(t *testing.T) {
@@ -195,4 +189,19 @@ func BenchmarkProgrammedDyck2(b *testing.B) {
 			b.ReportMetric(float64(chars)*float64(b.N)/b.Elapsed().Seconds(), "chars/s")
 		})
 	}
+}
+
+// exhaustiveLen is the length up to which the exhaustive tests compare a
+// programmed network with its PDA: 10 for alphabets of up to three symbols,
+// 9 for more (dyck2's four: 262,144 strings of length 9); two less with
+// -short.
+func exhaustiveLen(p *grammar.PDA) int {
+	n := 10
+	if p.L() > 3 {
+		n = 9
+	}
+	if testing.Short() {
+		n -= 2
+	}
+	return n
 }
