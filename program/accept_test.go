@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/nspda/nspda/grammar"
-	"github.com/nspda/nspda/stack"
 )
 
 // withTopAcceptance returns p with random accept_with_top tops added: each
@@ -64,14 +63,7 @@ func TestRandomTopAcceptanceExhaustive(t *testing.T) {
 // intervals too, on long strings that follow the PDA's transitions.
 func TestTopAcceptanceTrainingReads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(33, 34))
-	var corners []stack.Reads
-	for _, top := range stack.TopRange {
-		for _, pop := range stack.PoppedRange {
-			for _, oth := range stack.OtherRange {
-				corners = append(corners, stack.Reads{Top: top, Popped: pop, Other: oth})
-			}
-		}
-	}
+	corners := cornerReads()
 	for range 20 {
 		p := withTopAcceptance(rng, randomPDA(rng, 2+rng.IntN(3), 2+rng.IntN(3)))
 		for _, order := range orders {

@@ -107,11 +107,10 @@ func TestRandomPDAsExhaustive(t *testing.T) {
 	}
 }
 
-// TestRandomPDAsTrainingReads checks programmed actions under the extreme
-// read values of the paper's training intervals, on long random strings that
-// follow the PDA's defined transitions (so that the stack gets deep).
-func TestRandomPDAsTrainingReads(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
+// cornerReads are the read values at the corners of the paper's training
+// intervals (top, popped, other): the extremes a programmed net must
+// survive in training mode.
+func cornerReads() []stack.Reads {
 	var corners []stack.Reads
 	for _, top := range stack.TopRange {
 		for _, pop := range stack.PoppedRange {
@@ -120,6 +119,15 @@ func TestRandomPDAsTrainingReads(t *testing.T) {
 			}
 		}
 	}
+	return corners
+}
+
+// TestRandomPDAsTrainingReads checks programmed actions under the extreme
+// read values of the paper's training intervals, on long random strings that
+// follow the PDA's defined transitions (so that the stack gets deep).
+func TestRandomPDAsTrainingReads(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	corners := cornerReads()
 	for trial := 0; trial < 40; trial++ {
 		p := randomPDA(rng, 2+rng.IntN(3), 2+rng.IntN(3))
 		for _, order := range orders {

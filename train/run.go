@@ -310,8 +310,9 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
 			sh.SetSharpness(beta)
-			sh.SetSoft(set.softStart(st.cp.Restart))
-			if !set.softStart(st.cp.Restart) {
+			soft := set.softStart(st.cp.Restart)
+			sh.SetSoft(soft)
+			if !soft {
 				beta = 0 // no sharpness on the digital stack
 			}
 		}

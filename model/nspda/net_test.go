@@ -206,6 +206,26 @@ func referencePass(t *testing.T, n *Net, c nntest.Case) ([]float64, []refStep) {
 	return s0, steps
 }
 
+// relaxedState loads z, r and input l into scratch (every state neuron
+// counted active, so that the contraction is differentiable in all of z) and
+// returns the relaxed new state z' = z'_ref + σ(pre) − σ(pre_ref) around the
+// reference iteration ref.
+func relaxedState(n *Net, scratch, ref *record, z, r []float64, l int) []float64 {
+	copy(scratch.z, z)
+	copy(scratch.r, r)
+	scratch.l = l
+	scratch.nz = scratch.nz[:0]
+	for j := range z {
+		scratch.nz = append(scratch.nz, j)
+	}
+	n.contract(scratch.pre, n.Ws, n.Bs, n.J, scratch)
+	zn := make([]float64, n.J)
+	for j := range zn {
+		zn[j] = ref.zn[j] + nn.Sigmoid(scratch.pre[j]) - nn.Sigmoid(ref.pre[j])
+	}
+	return zn
+}
+
 // relaxedLoss is the function whose exact gradient the Net's derivatives
 // define: the forward pass of steps, with every discrete decision (stack
 // moves, decisive action neuron, read draws) held fixed, states relaxed as
@@ -219,18 +239,7 @@ func relaxedLoss(n *Net, steps []refStep, s0 []float64, label float64) float64 {
 	for _, st := range steps {
 		ref := st.rec
 		z, r, p := s[:J], s[J:J+R], s[J+R:]
-		copy(scratch.z, z)
-		copy(scratch.r, r)
-		scratch.l = st.l
-		scratch.nz = scratch.nz[:0]
-		for j := range z {
-			scratch.nz = append(scratch.nz, j)
-		}
-		n.contract(scratch.pre, n.Ws, n.Bs, J, scratch)
-		zn := make([]float64, J)
-		for i := range zn {
-			zn[i] = ref.zn[i] + nn.Sigmoid(scratch.pre[i]) - nn.Sigmoid(ref.pre[i])
-		}
+		zn := relaxedState(n, scratch, ref, z, r, st.l)
 		pn := append([]float64(nil), p...)
 		switch {
 		case st.moved:

@@ -82,18 +82,7 @@ func softRelaxedLoss(n *Net, refs []*record, c nntest.Case) float64 {
 		for it := 0; it < c.Refine; it++ {
 			ref := refs[i]
 			i++
-			copy(scratch.z, z)
-			copy(scratch.r, r)
-			scratch.l = l
-			scratch.nz = scratch.nz[:0]
-			for j := range z {
-				scratch.nz = append(scratch.nz, j)
-			}
-			n.contract(scratch.pre, n.Ws, n.Bs, J, scratch)
-			zn := make([]float64, J)
-			for j := range zn {
-				zn[j] = ref.zn[j] + nn.Sigmoid(scratch.pre[j]) - nn.Sigmoid(ref.pre[j])
-			}
+			zn := relaxedState(n, scratch, ref, z, r, l)
 			pn := append([]float64(nil), p...)
 			switch {
 			case it == 0 && l < L:
