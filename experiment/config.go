@@ -1,6 +1,7 @@
 // Package experiment runs trainings from complete configurations: one run
-// into a directory (config, metrics, checkpoints, model, summary), and the
-// grids of the paper's tables.
+// into a directory (config, metrics, checkpoints, model, summary), a store
+// of runs named by their configurations' keys, plans of runs for job
+// arrays, and collection of stores. The paper's tables are package tables.
 package experiment
 
 import (

@@ -132,7 +132,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		return nil, err
 	}
 	sum.WallSeconds = rec.prior + time.Since(start).Seconds()
-	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return nil, err
 	}
 	// The run is finished: model.json holds its weights, and the checkpoint
@@ -349,11 +349,7 @@ func reserve(net nn.Model, ex []dataset.Example) {
 	if !ok {
 		return
 	}
-	n := 0
-	for _, e := range ex {
-		n = max(n, len([]rune(e.String)))
-	}
-	r.Reserve(n)
+	r.Reserve(dataset.MaxLen(ex))
 }
 
 func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train.Example {
@@ -494,20 +490,12 @@ func (r *dirRecorder) Checkpoint(c *train.Checkpoint) error {
 	if err := r.metrics.Sync(); err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(r.dir, CheckpointFile), c)
+	return atomicfile.WriteJSON(filepath.Join(r.dir, CheckpointFile), c)
 }
 
 func (r *dirRecorder) close() {
 	r.metrics.Close()
 	r.timing.Close()
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, append(b, '\n'))
 }
 
 func readConfig(dir string) (Config, error) {

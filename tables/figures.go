@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"bufio"
@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/train"
 )
 
@@ -27,7 +28,7 @@ import (
 type figureSeries struct {
 	label   string
 	grammar string
-	configs []Config
+	configs []experiment.Config
 	paper   string // the paper's test60 % error for this series, if the table has it
 }
 
@@ -111,7 +112,7 @@ func band(xs, lo, hi []float64, c color.Color) *plotter.Polygon {
 
 // readMetrics reads a run directory's metrics.jsonl.
 func readMetrics(dir string) ([]train.Metrics, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	b, err := os.ReadFile(filepath.Join(dir, experiment.MetricsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -121,7 +122,7 @@ func readMetrics(dir string) ([]train.Metrics, error) {
 	for sc.Scan() {
 		var m train.Metrics
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, MetricsFile), err)
+			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, experiment.MetricsFile), err)
 		}
 		out = append(out, m)
 	}
@@ -228,7 +229,7 @@ func (f *figure) render(prov Provenance, format string) ([]byte, error) {
 
 // curvesFigure draws training accuracy against epoch for every series, the
 // mean over the finished seeds with a min–max band.
-func curvesFigure(t *Table, s Store) (*figure, error) {
+func curvesFigure(t *Table, s experiment.Store) (*figure, error) {
 	series, labels := t.figureSeries()
 	f := &figure{title: t.figureTitle() + " — training accuracy by epoch (mean, min–max band over seeds)", legend: plot.NewLegend()}
 	styles := legendStyles(&f.legend, labels, false)
@@ -241,7 +242,7 @@ func curvesFigure(t *Table, s Store) (*figure, error) {
 			}
 			var curves [][]float64
 			for _, cfg := range sr.configs {
-				if s.State(cfg.Key()) != Finished {
+				if s.State(cfg.Key()) != experiment.Finished {
 					continue
 				}
 				ms, err := readMetrics(s.RunDir(cfg.Key()))

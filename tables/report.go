@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"bytes"
@@ -8,19 +8,23 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // Source gives the summary of a configuration's run, or nil if it has not
 // finished.
 type Source interface {
-	Summary(cfg Config) (*Summary, error)
+	Summary(cfg experiment.Config) (*experiment.Summary, error)
 }
 
 // StoreSource reads summaries from a Store.
-type StoreSource struct{ Store Store }
+type StoreSource struct{ Store experiment.Store }
 
 // Summary returns the stored summary of cfg, nil if it is not finished.
-func (s StoreSource) Summary(cfg Config) (*Summary, error) { return s.Store.Summary(cfg.Key()) }
+func (s StoreSource) Summary(cfg experiment.Config) (*experiment.Summary, error) {
+	return s.Store.Summary(cfg.Key())
+}
 
 // CellResult is a cell's runs reduced to its metric.
 type CellResult struct {

@@ -1,10 +1,11 @@
-package experiment
+package tables
 
 import (
 	"bufio"
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/internal/atomicfile"
 	"os"
 	"path/filepath"
@@ -34,7 +35,7 @@ type ReportOptions struct {
 // and unless o.NoFigures NAME-curves, NAME-bars and NAME-lengths in PNG and
 // SVG; then it rewrites the directory's index. Runs not finished are shown
 // as such. It returns the files written, in order.
-func WriteReport(ctx context.Context, t *Table, s Store, o ReportOptions) ([]string, error) {
+func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOptions) ([]string, error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -99,14 +100,14 @@ func warm(ctx context.Context, t *Table, ps *ProgrammedSource, workers int) erro
 
 // writeFigures draws t's figures and returns their stems and the files
 // written.
-func writeFigures(ctx context.Context, t *Table, s Store, src Source, o ReportOptions) (stems, files []string, err error) {
+func writeFigures(ctx context.Context, t *Table, s experiment.Store, src Source, o ReportOptions) (stems, files []string, err error) {
 	bins := LengthBins(o.Provenance.Quick)
 	sets := &lengthSets{}
-	fn := func(cfg Config) (*LengthErrors, error) {
+	fn := func(cfg experiment.Config) (*LengthErrors, error) {
 		if t.Programmed {
 			return sets.programmedLengths(cfg, bins)
 		}
-		if s.State(cfg.Key()) != Finished {
+		if s.State(cfg.Key()) != experiment.Finished {
 			return nil, nil
 		}
 		return sets.storedLengths(s, cfg, bins)
@@ -152,7 +153,7 @@ func writeFigures(ctx context.Context, t *Table, s Store, src Source, o ReportOp
 	return stems, files, nil
 }
 
-// WriteIndex writes dir/index.md: for every table of TableNames whose
+// WriteIndex writes dir/index.md: for every table of Names whose
 // Markdown file is in dir, its title and links to its table, CSV and
 // figures.
 func WriteIndex(dir string, prov Provenance) error {
@@ -161,7 +162,7 @@ func WriteIndex(dir string, prov Provenance) error {
 	b.WriteString("Our measurements beside the paper's numbers (labelled *paper*). Each table and figure states the command, seeds and machine that produced it.\n")
 	b.WriteString("Regenerate with `nspda repro TABLE` (trains what the store lacks) or `nspda repro TABLE --tables-only` (no training).\n\n")
 	fmt.Fprintf(&b, "Last written by `%s` (%d cores, %s); each table's own page states how it was made.\n", prov.Command, prov.Cores, prov.GoVersion)
-	for _, name := range TableNames() {
+	for _, name := range Names() {
 		title, err := firstHeading(filepath.Join(dir, name+".md"))
 		if err != nil {
 			continue
@@ -169,7 +170,7 @@ func WriteIndex(dir string, prov Provenance) error {
 		fmt.Fprintf(&b, "\n## %s\n\n- Table: [%s.md](%s.md), [%s.csv](%s.csv)\n", title, name, name, name, name)
 		for _, kind := range figureKinds {
 			stem := name + "-" + kind
-			if exists(filepath.Join(dir, stem+".svg")) {
+			if _, err := os.Stat(filepath.Join(dir, stem+".svg")); err == nil {
 				fmt.Fprintf(&b, "- Figure: [%s](%s.svg) ([PNG](%s.png))\n\n  ![%s](%s.png)\n", stem, stem, stem, stem, stem)
 			}
 		}

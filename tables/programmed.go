@@ -1,10 +1,11 @@
-package experiment
+package tables
 
 import (
 	"sync"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/model/nspda"
@@ -20,11 +21,11 @@ import (
 // use.
 type ProgrammedSource struct {
 	mu    sync.Mutex
-	cache map[string]*Summary
+	cache map[string]*experiment.Summary
 }
 
 // Summary evaluates cfg's programmed network.
-func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
+func (p *ProgrammedSource) Summary(cfg experiment.Config) (*experiment.Summary, error) {
 	key := cfg.Key()
 	p.mu.Lock()
 	sum := p.cache[key]
@@ -36,7 +37,7 @@ func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum = &Summary{Key: key, Config: cfg, Converged: true, Params: len(net.Params()), Algorithm: "program"}
+	sum = &experiment.Summary{Key: key, Config: cfg, Converged: true, Params: len(net.Params()), Algorithm: "program"}
 	for _, name := range cfg.Tests {
 		ex, err := dataset.GenerateSplit(lang, name, cfg.TestSeed)
 		if err != nil {
@@ -50,7 +51,7 @@ func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
 	}
 	p.mu.Lock()
 	if p.cache == nil {
-		p.cache = make(map[string]*Summary)
+		p.cache = make(map[string]*experiment.Summary)
 	}
 	p.cache[key] = sum
 	p.mu.Unlock()
@@ -58,7 +59,7 @@ func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
 }
 
 // programmedNet compiles cfg's grammar at cfg's order.
-func programmedNet(cfg Config) (nn.Model, *grammar.Language, error) {
+func programmedNet(cfg experiment.Config) (nn.Model, *grammar.Language, error) {
 	lang, err := grammar.Load(cfg.Grammar)
 	if err != nil {
 		return nil, nil, err
