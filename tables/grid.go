@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -39,15 +40,20 @@ const (
 // Table is one of the paper's tables: rows × columns of cells, each cell a
 // set of runs (one per seed) reduced to one metric, with the paper's number.
 type Table struct {
-	Name       string // command-line name: hints, incremental, ...
-	Title      string // the paper's table and what it measures
-	About      string // how the grid reproduces it, one paragraph
-	Rows       []string
-	Columns    []Column
-	Cells      [][]Cell // [row][column]
-	Programmed bool     // cells are programmed networks, evaluated directly: nothing to train
-	Budgets    string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
-	Options    GridOptions
+	Name    string // command-line name: hints, incremental, ...
+	Title   string // the paper's table and what it measures
+	About   string // how the grid reproduces it, one paragraph
+	Rows    []string
+	Columns []Column
+	Cells   [][]Cell // [row][column]
+	Budgets string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
+	Options GridOptions
+	// source makes the table's results now (nil: the store's finished
+	// runs, StoreSource). A table with a source of its own trains nothing:
+	// the programmed table's networks are compiled and evaluated in memory.
+	source func(ctx context.Context, t *Table, workers int) (reportSource, error)
+	// figures are the table's figures, in order (nil: defaultFigures).
+	figures []tableFigure
 	// Search is the first phase of a table built in two (fair): runs whose
 	// results choose the runs of cells not yet known (those still to finish;
 	// see Resolve). Configs lists them first.
@@ -95,10 +101,10 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 }
 
 // Configs returns the distinct runs of the table's search (if it has one)
-// and of its cells, row by row, in first-use order. A programmed table has
-// none.
+// and of its cells, row by row, in first-use order. A table with a source
+// of its own (programmed) has none.
 func (t *Table) Configs() []experiment.Config {
-	if t.Programmed {
+	if t.source != nil {
 		return nil
 	}
 	var out []experiment.Config
@@ -392,8 +398,9 @@ func programmedTable(opt GridOptions) *Table {
 		Title: "Appendix: % error of programmed NSPDAs (rule insertion, no training) at lengths up to 60, 480 and 960",
 		About: "program.Compile of each language's PDA into a 2nd- or 3rd-order NSPDA with the default strength H, " +
 			"evaluated on the test sets generated with test seeds 1..seeds (so seeds vary the strings, not the network).",
-		Rows:       []string{"2nd order NSPDA", "3rd order NSPDA"},
-		Programmed: true,
+		Rows:    []string{"2nd order NSPDA", "3rd order NSPDA"},
+		source:  newProgrammedSource,
+		figures: []tableFigure{barsFig, lengthsFig}, // nothing trained: no learning curves
 	}
 	for _, g := range allGrammars {
 		for _, set := range programmedSets {

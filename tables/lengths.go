@@ -126,12 +126,3 @@ func (ls *lengthSets) storedLengths(s experiment.Store, cfg experiment.Config, b
 	}
 	return le, atomicfile.WriteJSON(path, le)
 }
-
-// programmedLengths evaluates cfg's programmed network on the bins.
-func (ls *lengthSets) programmedLengths(cfg experiment.Config, bins []LengthBin) (*LengthErrors, error) {
-	net, lang, err := programmedNet(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return ls.evaluate(net, cfg.Refine, lang, bins, cfg.TestSeed)
-}

@@ -57,7 +57,7 @@ func TestStoredLengthsCached(t *testing.T) {
 // length, in either order.
 func TestProgrammedSource(t *testing.T) {
 	tab, _ := Grid("programmed", GridOptions{Seeds: 1})
-	src := &ProgrammedSource{}
+	src := &programmedSource{}
 	for _, row := range tab.Cells {
 		for _, cell := range row[:6] { // palindrome and anbn, n = 60, 480, 960
 			sum, err := src.Summary(cell.Configs[0])
@@ -70,7 +70,7 @@ func TestProgrammedSource(t *testing.T) {
 		}
 	}
 	sets := &lengthSets{}
-	le, err := sets.programmedLengths(tab.Cells[0][0].Configs[0], LengthBins(true))
+	le, err := src.lengths(sets, tab.Cells[0][0].Configs[0], LengthBins(true))
 	if err != nil {
 		t.Fatal(err)
 	}

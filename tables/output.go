@@ -10,16 +10,15 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // IndexFile is the page of an output directory that links every table and
 // figure in it.
 const IndexFile = "index.md"
 
-// figureKinds are the figures of a table, in the order they are listed:
-// NAME-curves (trained tables only), NAME-bars and NAME-lengths.
+// figureKinds are the figures a table may have, in the order the index
+// lists them: NAME-curves (trained tables only), NAME-bars and
+// NAME-lengths.
 var figureKinds = []string{"curves", "bars", "lengths"}
 
 // ReportOptions say where and how a table's files are written.
@@ -30,26 +29,26 @@ type ReportOptions struct {
 	NoFigures  bool // tables only
 }
 
-// WriteReport writes t's files into o.Dir from the runs in s (or, for the
-// programmed table, from networks programmed now): NAME.md and NAME.csv,
-// and unless o.NoFigures NAME-curves, NAME-bars and NAME-lengths in PNG and
-// SVG; then it rewrites the directory's index. Runs not finished are shown
-// as such. It returns the files written, in order.
+// WriteReport writes t's files into o.Dir from the runs in s (or from its
+// own source: the programmed table's networks, programmed now): NAME.md and
+// NAME.csv, and unless o.NoFigures the table's figures (NAME-curves,
+// NAME-bars, NAME-lengths) in PNG and SVG; then it rewrites the directory's
+// index. Runs not finished are shown as such. It returns the files written,
+// in order.
 func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOptions) ([]string, error) {
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
-	var src Source = StoreSource{s}
+	var src reportSource = StoreSource{s}
 	if t.Budgets != "" {
 		o.Provenance.Budgets = t.Budgets
 	}
-	if t.Programmed {
+	if t.source != nil {
 		o.Provenance.NoTraining = true
-		ps := &ProgrammedSource{}
-		if err := warm(ctx, t, ps, o.Workers); err != nil {
+		var err error
+		if src, err = t.source(ctx, t, o.Workers); err != nil {
 			return nil, err
 		}
-		src = ps
 	}
 	res, err := Collate(t, src)
 	if err != nil {
@@ -57,7 +56,8 @@ func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOpti
 	}
 	var written, figures []string
 	if !o.NoFigures {
-		if figures, written, err = writeFigures(ctx, t, s, src, o); err != nil {
+		r := &report{ctx: ctx, t: t, store: s, src: src, bins: LengthBins(o.Provenance.Quick), workers: o.Workers}
+		if figures, written, err = r.writeFigures(o); err != nil {
 			return nil, err
 		}
 	}
@@ -77,66 +77,81 @@ func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOpti
 	return append(written, IndexFile), nil
 }
 
-// warm evaluates the programmed table's cells, workers at a time, so that
-// Collate finds them cached.
-func warm(ctx context.Context, t *Table, ps *ProgrammedSource, workers int) error {
-	g, ctx := errgroup.WithContext(ctx)
-	g.SetLimit(max(1, workers))
-	for _, row := range t.Cells {
-		for _, cell := range row {
-			for _, cfg := range cell.Configs {
-				g.Go(func() error {
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-					_, err := ps.Summary(cfg)
-					return err
-				})
-			}
-		}
-	}
-	return g.Wait()
+// reportSource is where a report reads a table's results: the summaries of
+// its runs, and their networks' errors by length.
+type reportSource interface {
+	Source
+	// lengths returns the errors by length on bins of cfg's network (nil:
+	// its run is not finished), drawing the strings from sets.
+	lengths(sets *lengthSets, cfg experiment.Config, bins []LengthBin) (*LengthErrors, error)
 }
 
-// writeFigures draws t's figures and returns their stems and the files
-// written.
-func writeFigures(ctx context.Context, t *Table, s experiment.Store, src Source, o ReportOptions) (stems, files []string, err error) {
-	bins := LengthBins(o.Provenance.Quick)
+// lengths evaluates the trained model of cfg's finished run (storedLengths).
+func (s StoreSource) lengths(sets *lengthSets, cfg experiment.Config, bins []LengthBin) (*LengthErrors, error) {
+	if s.Store.State(cfg.Key()) != experiment.Finished {
+		return nil, nil
+	}
+	return sets.storedLengths(s.Store, cfg, bins)
+}
+
+// report is what a table's figures are drawn from.
+type report struct {
+	ctx     context.Context
+	t       *Table
+	store   experiment.Store
+	src     reportSource
+	bins    []LengthBin
+	workers int
+}
+
+// tableFigure is one of a table's figures, written as NAME-kind.png and
+// NAME-kind.svg.
+type tableFigure struct {
+	kind string
+	draw func(r *report) (*figure, error)
+}
+
+// The figures of a table: defaultFigures unless the table lists its own.
+var (
+	// curves: training accuracy by epoch, read from the runs' metrics.
+	curvesFig = tableFigure{"curves", func(r *report) (*figure, error) { return curvesFigure(r.t, r.store) }}
+	// bars: the test error of every row on every language.
+	barsFig = tableFigure{"bars", func(r *report) (*figure, error) { return barsFigure(r.t, r.src) }}
+	// lengths: the error against string length, as curves or (many rows) a
+	// heat map.
+	lengthsFig = tableFigure{"lengths", (*report).lengthsFigure}
+
+	defaultFigures = []tableFigure{curvesFig, barsFig, lengthsFig}
+)
+
+// lengthsFigure evaluates every series' networks on the length bins,
+// workers at a time, and draws their errors.
+func (r *report) lengthsFigure() (*figure, error) {
 	sets := &lengthSets{}
-	fn := func(cfg experiment.Config) (*LengthErrors, error) {
-		if t.Programmed {
-			return sets.programmedLengths(cfg, bins)
-		}
-		if s.State(cfg.Key()) != experiment.Finished {
-			return nil, nil
-		}
-		return sets.storedLengths(s, cfg, bins)
-	}
-	lengths, err := computeLengths(ctx, t, fn, o.Workers)
+	fn := func(cfg experiment.Config) (*LengthErrors, error) { return r.src.lengths(sets, cfg, r.bins) }
+	lengths, err := computeLengths(r.ctx, r.t, fn, r.workers)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	for _, kind := range figureKinds {
-		var f *figure
-		switch kind {
-		case "curves":
-			if t.Programmed {
-				continue
-			}
-			f, err = curvesFigure(t, s)
-		case "bars":
-			f, err = barsFigure(t, src)
-		case "lengths":
-			if manyRows(t) {
-				f, err = lengthsHeatFigure(t, lengths, bins)
-			} else {
-				f, err = lengthsFigure(t, lengths, bins)
-			}
-		}
+	if manyRows(r.t) {
+		return lengthsHeatFigure(r.t, lengths, r.bins)
+	}
+	return lengthsFigure(r.t, lengths, r.bins)
+}
+
+// writeFigures draws the table's figures and returns their stems and the
+// files written.
+func (r *report) writeFigures(o ReportOptions) (stems, files []string, err error) {
+	figs := r.t.figures
+	if figs == nil {
+		figs = defaultFigures
+	}
+	for _, fig := range figs {
+		f, err := fig.draw(r)
 		if err != nil {
 			return nil, nil, err
 		}
-		stem := t.Name + "-" + kind
+		stem := r.t.Name + "-" + fig.kind
 		for _, format := range []string{"png", "svg"} {
 			b, err := f.render(o.Provenance, format)
 			if err != nil {
