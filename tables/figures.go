@@ -112,17 +112,18 @@ func band(xs, lo, hi []float64, c color.Color) *plotter.Polygon {
 
 // readMetrics reads a run directory's metrics.jsonl.
 func readMetrics(dir string) ([]train.Metrics, error) {
-	b, err := os.ReadFile(filepath.Join(dir, experiment.MetricsFile))
+	path := filepath.Join(dir, experiment.MetricsFile)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var out []train.Metrics
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		var m train.Metrics
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, experiment.MetricsFile), err)
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
 		}
 		out = append(out, m)
 	}
