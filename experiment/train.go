@@ -186,8 +186,8 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 			opt.Hidden = WideDataHidden
 		}
 	}
-	if cfg.Model == "nspda" {
-		if err := s.sizeNSPDA(cfg, &opt, initRng, hints); err != nil {
+	if spec.Size != nil {
+		if err := s.size(spec, cfg, &opt, initRng, hints); err != nil {
 			return nil, err
 		}
 	}
@@ -319,19 +319,14 @@ func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
 	return obj
 }
 
-// sizeNSPDA draws J by the configuration's rule when it is not given (the
-// paper's: M + U(2,6) for third order, M + U(12,29) for second, M the PDA's
-// states; Config.Size "wide": M + U(12,29) for both) and makes room for the
-// neurons of the hint program, if there is one. A run on data files has
-// opt.Hidden set already.
-func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
+// size draws the size of a model whose spec has a Size rule when it is not
+// given (the NSPDA's J: M + a few, M the PDA's states; Config.Size "wide"
+// the wide rule) and makes room for the neurons of the hint program, if
+// there is one. A run on data files has opt.Hidden set already.
+func (s *setup) size(spec nn.Spec, cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
 	j := opt.Hidden
 	if j == 0 {
-		lo, hi := 2, 6
-		if cfg.Order == 2 || cfg.Size == "wide" {
-			lo, hi = 12, 29
-		}
-		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
+		j = spec.Size(s.lang.PDA.M(), *opt, cfg.Size == "wide", rng)
 	}
 	if hints != nil && j < hints.Shape.J {
 		if cfg.Hidden != 0 {

@@ -118,14 +118,16 @@ func FairRecipe(modelName, grammar string, order int, rounding bool) experiment.
 	c.Model, c.Grammar, c.Rounding = modelName, grammar, rounding
 	c.Hints, c.HintH = 0, 0
 	c.Algo = "bptt"
-	switch modelName {
-	case "nspda", "nnpda":
+	spec, _ := model.Lookup(modelName)
+	c.Order = 0
+	if spec.Takes.Order {
 		c.Order = order
-	default:
-		c.Order = 0
 	}
-	if modelName != "nspda" {
-		c.SoftStack, c.SoftAlternate, c.Size = false, false, ""
+	if !spec.Takes.SoftStack {
+		c.SoftStack, c.SoftAlternate = false, false
+	}
+	if !spec.Takes.Size {
+		c.Size = ""
 	}
 	return c.Normalize()
 }

@@ -148,13 +148,11 @@ func base(opt GridOptions, name, grammar string, order int) experiment.Config {
 	c := experiment.Defaults()
 	c.Model, c.Grammar = name, grammar
 	spec, _ := model.Lookup(name)
-	switch name {
-	case "nspda", "nnpda":
+	c.Order = 0 // unused: keep the key honest
+	if spec.Takes.Order {
 		c.Order = order
-	default:
-		c.Order = 0 // unused: keep the key honest
 	}
-	if name != "nspda" {
+	if !spec.Takes.Hints {
 		c.Hints, c.HintH = 0, 0
 	}
 	if spec.HigherOrder {

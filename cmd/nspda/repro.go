@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/tables"
 	"io"
 	"os"
@@ -245,7 +246,7 @@ const resumeHint = "interrupted: run the same command again to resume"
 // runLine describes one finished run.
 func runLine(cfg experiment.Config, sum *experiment.Summary, outcome experiment.Outcome, seconds float64) string {
 	what := cfg.Model
-	if cfg.Model == "nspda" || cfg.Model == "nnpda" {
+	if spec, _ := model.Lookup(cfg.Model); spec.Takes.Order {
 		what += fmt.Sprintf(" order %d", cfg.Order)
 	}
 	state := "not converged"
