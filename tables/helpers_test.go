@@ -1,28 +1,9 @@
 package tables
 
-import (
-	"os"
-	"testing"
+import "github.com/nspda/nspda/experiment"
 
-	"github.com/nspda/nspda/experiment"
-)
-
-// small is a configuration that trains in about a second.
+// small is a quick run of the grids: the NSPDA at third order on anbn with
+// the --quick budgets (3 epochs, 100 + 100 strings, test60 only).
 func small() experiment.Config {
-	c := experiment.Defaults()
-	c.Positives, c.Negatives = 60, 60
-	c.MaxEpochs = 6
-	c.Curriculum = "standard"
-	c.Algo = "bptt"
-	c.Tests = []string{"test60"}
-	return c
-}
-
-func read(t *testing.T, path string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return base(GridOptions{Seeds: 1, Quick: true}, "nspda", "anbn", 3)
 }
