@@ -298,7 +298,7 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("soft-stack applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.SoftStack }))
 	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0 || c.SoftAlternate) && !c.SoftStack:
 		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
-	case c.LockStep && (!spec.Takes.LockStep || c.Batch <= 1 || c.Algorithm() != "bptt" || c.Noise > 0 || c.SoftStack || c.Hints > 0):
+	case c.LockStep && (!spec.Takes.LockStep || c.Batch <= 1 || !train.HasLockStep(c.Algorithm()) || c.Noise > 0 || c.SoftStack || c.Hints > 0):
 		return fmt.Errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")
 	case c.SoftAlternate && c.Restarts == 0:
 		return fmt.Errorf("soft-alternate needs restarts (it alternates the stack between starts)")
