@@ -57,6 +57,16 @@ func Summarize(ex []Example) Stats {
 	return s
 }
 
+// MaxLen is the length in runes of the longest string of ex (0 if there are
+// none).
+func MaxLen(ex []Example) int {
+	n := 0
+	for _, e := range ex {
+		n = max(n, utf8.RuneCountInString(e.String))
+	}
+	return n
+}
+
 // setLengths fills the length fields from the per-length counts.
 func (s *Stats) setLengths(by map[int]*LengthCount, total int) {
 	if s.Examples == 0 {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nspda/nspda/internal/atomicfile"
 )
 
 // fakeRun writes a finished run of cfg (a summary and nothing else) into store.
@@ -14,7 +16,7 @@ func fakeRun(t *testing.T, store string, cfg Config) string {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJSON(filepath.Join(dir, SummaryFile), &Summary{Key: cfg.Key(), Config: cfg}); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), &Summary{Key: cfg.Key(), Config: cfg}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

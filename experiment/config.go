@@ -1,6 +1,7 @@
 // Package experiment runs trainings from complete configurations: one run
-// into a directory (config, metrics, checkpoints, model, summary), and the
-// grids of the paper's tables.
+// into a directory (config, metrics, checkpoints, model, summary), a store
+// of runs named by their configurations' keys, plans of runs for job
+// arrays, and collection of stores. The paper's tables are package tables.
 package experiment
 
 import (
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
 )
 
@@ -233,24 +235,24 @@ func (c Config) Validate() error {
 		return err
 	}
 	switch {
-	case c.Model == "nspda" && c.Order != 2 && c.Order != 3:
+	case spec.Takes.Order && c.Order != 2 && c.Order != 3:
 		return fmt.Errorf("order must be 2 or 3, not %d", c.Order)
 	case c.Hints < 0 || c.Hints > 2:
 		return fmt.Errorf("hints must be none, 1 or 2")
-	case c.Hints > 0 && c.Model != "nspda":
-		return fmt.Errorf("hints apply to the nspda model only")
+	case c.Hints > 0 && !spec.Takes.Hints:
+		return fmt.Errorf("hints apply to the %s model only", model.Taking(func(t nn.Settings) bool { return t.Hints }))
 	case c.Stage2Annealed && c.Curriculum != "2il":
 		return fmt.Errorf("stage2-annealed applies to the 2il curriculum only (it has the only fixed-rate stage)")
-	case c.DeadHint && c.Model != "nnpda":
-		return fmt.Errorf("the dead-state hint applies to the nnpda model only")
-	case c.NoReadGrad && c.Model != "nspda":
-		return fmt.Errorf("no-read-grad applies to the nspda model only")
-	case c.Stacks != 0 && !stacked(c.Model):
-		return fmt.Errorf("stacks apply to the stack-rnn and list-rnn models only, not %s", c.Model)
+	case c.DeadHint && !spec.Takes.DeadHint:
+		return fmt.Errorf("the dead-state hint applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.DeadHint }))
+	case c.NoReadGrad && !spec.Takes.NoReadGrad:
+		return fmt.Errorf("no-read-grad applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.NoReadGrad }))
+	case c.Stacks != 0 && !spec.Takes.Stacks:
+		return fmt.Errorf("stacks apply to the %s models only, not %s", model.Taking(stacked), c.Model)
 	case c.Stacks < 0:
 		return fmt.Errorf("stacks must be positive (or 0 for the model's default)")
-	case c.Rounding && !stacked(c.Model):
-		return fmt.Errorf("rounding applies to the stack-rnn and list-rnn models only, not %s", c.Model)
+	case c.Rounding && !spec.Takes.Stacks:
+		return fmt.Errorf("rounding applies to the %s models only, not %s", model.Taking(stacked), c.Model)
 	case c.Noise > 0 && !spec.HigherOrder:
 		return fmt.Errorf("the noise regularizer applies to higher-order models only (%s), not %s", strings.Join(higherOrder(), ", "), c.Model)
 	case c.Algo != "" && !slices.Contains(train.EstimatorNames(), c.Algo):
@@ -272,14 +274,14 @@ func (c Config) Validate() error {
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
 	}
-	return c.validateLearning()
+	return c.validateLearning(spec)
 }
 
 // Losses are the values of Config.Loss.
 var Losses = []string{"label", "final", "viable"}
 
 // validateLearning checks the learning options.
-func (c Config) validateLearning() error {
+func (c Config) validateLearning(spec nn.Spec) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
 	switch {
 	case c.Loss != "" && !slices.Contains(Losses, c.Loss):
@@ -308,11 +310,11 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
 	case c.Data != "" && c.Patience > 0 && c.SelectData == "":
 		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
-	case c.SoftStack && c.Model != "nspda":
-		return fmt.Errorf("soft-stack applies to the nspda model only")
+	case c.SoftStack && !spec.Takes.SoftStack:
+		return fmt.Errorf("soft-stack applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.SoftStack }))
 	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0 || c.SoftAlternate) && !c.SoftStack:
 		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
-	case c.LockStep && (c.Model != "nspda" || c.Batch <= 1 || c.Algorithm() != "bptt" || c.Noise > 0 || c.SoftStack || c.Hints > 0):
+	case c.LockStep && (!spec.Takes.LockStep || c.Batch <= 1 || !train.HasLockStep(c.Algorithm()) || c.Noise > 0 || c.SoftStack || c.Hints > 0):
 		return fmt.Errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")
 	case c.SoftAlternate && c.Restarts == 0:
 		return fmt.Errorf("soft-alternate needs restarts (it alternates the stack between starts)")
@@ -320,8 +322,8 @@ func (c Config) validateLearning() error {
 		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
 	case c.Size != "" && !slices.Contains(Sizes, c.Size):
 		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(Sizes, " or "))
-	case c.Size != "" && c.Model != "nspda" && c.Data == "":
-		return fmt.Errorf("the size rule applies to the nspda model only")
+	case c.Size != "" && !spec.Takes.Size && c.Data == "":
+		return fmt.Errorf("the size rule applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.Size }))
 	}
 	return nil
 }
@@ -332,8 +334,8 @@ func (c Config) NeedsPDA() bool {
 	return c.Loss == "viable" || c.NextWeight > 0 || c.ActionWeight > 0
 }
 
-// stacked reports whether the model has stacks or lists (Stacks, Rounding).
-func stacked(name string) bool { return name == "stack-rnn" || name == "list-rnn" }
+// stacked reports whether a model has stacks or lists (Stacks, Rounding).
+func stacked(t nn.Settings) bool { return t.Stacks }
 
 // higherOrder lists the registered higher-order models: those the noise
 // regularizer perturbs.

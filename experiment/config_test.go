@@ -63,24 +63,6 @@ func TestValidateRefusesInapplicable(t *testing.T) {
 	}
 }
 
-// TestGridsValidate: every configuration of every table's grid passes
-// Validate (the stored results were made with them).
-func TestGridsValidate(t *testing.T) {
-	for _, quick := range []bool{false, true} {
-		for _, name := range TableNames() {
-			tab, err := Grid(name, GridOptions{Seeds: 1, Quick: quick})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, c := range tab.Configs() {
-				if err := c.Validate(); err != nil {
-					t.Errorf("%s: %+v: %v", name, c, err)
-				}
-			}
-		}
-	}
-}
-
 // TestNoReadGradConfig: no_read_grad reaches the network, and a
 // configuration without it keeps the key it had before the option existed.
 func TestNoReadGradConfig(t *testing.T) {

@@ -32,8 +32,7 @@ func FuzzRunFiles(f *testing.F) {
 
 // FuzzReadPlan: a plan file reads or is refused with one line.
 func FuzzReadPlan(f *testing.F) {
-	p := NewPlan()
-	p = append(p, PlanEntry{Index: 0, Key: Defaults().Key(), Config: Defaults()})
+	p := Plan(nil).Add("", []Config{Defaults()})
 	b, _ := json.Marshal(p[0])
 	f.Add(append(b, '\n'))
 	f.Add([]byte(`{"index": 0, "key": "x", "config": {"lr": "NaN"}}`))

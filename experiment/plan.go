@@ -21,16 +21,17 @@ type PlanEntry struct {
 // Plan is the runs of one or more tables, in order, without repeats.
 type Plan []PlanEntry
 
-// NewPlan lists the distinct configurations of the tables, in order.
-func NewPlan(tables ...*Table) Plan {
-	var p Plan
-	seen := make(map[string]bool)
-	for _, t := range tables {
-		for _, c := range t.Configs() {
-			if k := c.Key(); !seen[k] {
-				seen[k] = true
-				p = append(p, PlanEntry{Index: len(p), Table: t.Name, Key: k, Config: c})
-			}
+// Add returns p with the configurations of cfgs it does not hold yet
+// appended, in order, as asked for by table.
+func (p Plan) Add(table string, cfgs []Config) Plan {
+	seen := make(map[string]bool, len(p))
+	for _, e := range p {
+		seen[e.Key] = true
+	}
+	for _, c := range cfgs {
+		if k := c.Key(); !seen[k] {
+			seen[k] = true
+			p = append(p, PlanEntry{Index: len(p), Table: table, Key: k, Config: c})
 		}
 	}
 	return p

@@ -109,7 +109,7 @@ func startFresh(dir string, cfg Config, pin []byte) error {
 			return err
 		}
 	}
-	return writeJSON(filepath.Join(dir, ConfigFile), cfg)
+	return atomicfile.WriteJSON(filepath.Join(dir, ConfigFile), cfg)
 }
 
 // finished returns the summary of the finished run in dir, removing a

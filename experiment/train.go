@@ -132,7 +132,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		return nil, err
 	}
 	sum.WallSeconds = rec.prior + time.Since(start).Seconds()
-	if err := writeJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return nil, err
 	}
 	// The run is finished: model.json holds its weights, and the checkpoint
@@ -186,8 +186,8 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 			opt.Hidden = WideDataHidden
 		}
 	}
-	if cfg.Model == "nspda" {
-		if err := s.sizeNSPDA(cfg, &opt, initRng, hints); err != nil {
+	if spec.Size != nil {
+		if err := s.size(spec, cfg, &opt, initRng, hints); err != nil {
 			return nil, err
 		}
 	}
@@ -319,19 +319,14 @@ func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
 	return obj
 }
 
-// sizeNSPDA draws J by the configuration's rule when it is not given (the
-// paper's: M + U(2,6) for third order, M + U(12,29) for second, M the PDA's
-// states; Config.Size "wide": M + U(12,29) for both) and makes room for the
-// neurons of the hint program, if there is one. A run on data files has
-// opt.Hidden set already.
-func (s *setup) sizeNSPDA(cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
+// size draws the size of a model whose spec has a Size rule when it is not
+// given (the NSPDA's J: M + a few, M the PDA's states; Config.Size "wide"
+// the wide rule) and makes room for the neurons of the hint program, if
+// there is one. A run on data files has opt.Hidden set already.
+func (s *setup) size(spec nn.Spec, cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
 	j := opt.Hidden
 	if j == 0 {
-		lo, hi := 2, 6
-		if cfg.Order == 2 || cfg.Size == "wide" {
-			lo, hi = 12, 29
-		}
-		j = s.lang.PDA.M() + lo + rng.IntN(hi-lo+1)
+		j = spec.Size(s.lang.PDA.M(), *opt, cfg.Size == "wide", rng)
 	}
 	if hints != nil && j < hints.Shape.J {
 		if cfg.Hidden != 0 {
@@ -349,11 +344,7 @@ func reserve(net nn.Model, ex []dataset.Example) {
 	if !ok {
 		return
 	}
-	n := 0
-	for _, e := range ex {
-		n = max(n, len([]rune(e.String)))
-	}
-	r.Reserve(n)
+	r.Reserve(dataset.MaxLen(ex))
 }
 
 func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train.Example {
@@ -494,20 +485,12 @@ func (r *dirRecorder) Checkpoint(c *train.Checkpoint) error {
 	if err := r.metrics.Sync(); err != nil {
 		return err
 	}
-	return writeJSON(filepath.Join(r.dir, CheckpointFile), c)
+	return atomicfile.WriteJSON(filepath.Join(r.dir, CheckpointFile), c)
 }
 
 func (r *dirRecorder) close() {
 	r.metrics.Close()
 	r.timing.Close()
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, append(b, '\n'))
 }
 
 func readConfig(dir string) (Config, error) {

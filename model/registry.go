@@ -51,6 +51,22 @@ func Names() []string {
 	return names
 }
 
+// Taking lists the registered models that take a setting (takes reports
+// it of a spec's Takes), joined for a message: "nspda", "stack-rnn and
+// list-rnn".
+func Taking(takes func(nn.Settings) bool) string {
+	var names []string
+	for _, s := range specs {
+		if takes(s.Takes) {
+			names = append(names, s.Name)
+		}
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
 // Specs returns every registered spec.
 func Specs() []nn.Spec { return append([]nn.Spec(nil), specs...) }
 

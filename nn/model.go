@@ -43,6 +43,13 @@ type Spec struct {
 	HigherOrder bool
 	// Algo, if set, overrides that default estimator.
 	Algo string
+	// Takes says which settings beyond Hidden apply to the model; a
+	// configuration that sets another is refused.
+	Takes Settings
+	// Size, if set, draws the model's size (Options.Hidden) when none is
+	// given, for a language whose PDA has m states: the NSPDA's J = M + a
+	// few. wide selects the wide rule (experiment.Config.Size).
+	Size func(m int, opt Options, wide bool, rng *rand.Rand) int
 	// New builds a model with freshly initialized parameters drawn from rng.
 	New func(alphabet []rune, opt Options, rng *rand.Rand) (Model, error)
 	// Load rebuilds a model from its Config (as JSON) and parameters.
@@ -51,6 +58,18 @@ type Spec struct {
 	// (written by its Encoder) and returns the model and its evaluation
 	// refinement; the registry then uses it instead of Load.
 	Decode func(r io.Reader) (m Model, evalRefine int, err error)
+}
+
+// Settings are the settings beyond Hidden a model may take (Spec.Takes).
+type Settings struct {
+	Order      bool // Options.Order: tensor order 2 or 3
+	Stacks     bool // Options.Stacks and Rounding
+	NoReadGrad bool // Options.NoReadGrad
+	SoftStack  bool // Options.SoftStack: the superposition stack
+	Hints      bool // the hint programs of package program
+	DeadHint   bool // the dead-state hint of Das, Giles and Sun
+	Size       bool // the size rules (Spec.Size)
+	LockStep   bool // lock-step minibatches (a Batcher on some settings)
 }
 
 // Reserver is implemented by nets whose memory must be sized for the longest

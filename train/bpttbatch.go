@@ -5,24 +5,23 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
 )
 
-// BatchBPTT is BPTT over a minibatch run in lock-step (nspda.Batch): the
+// BatchBPTT is BPTT over a minibatch run in lock-step (nn.Batch): the
 // strings advance together, grouped by input symbol, on kernels that are
 // vectorized over the strings. Its gradient is the sum of the strings' BPTT
 // gradients, each string drawing its reads from its own rng, up to the
 // order of floating-point sums.
 //
-// It runs NSPDAs of both orders on the digital stack, with refinement,
-// NoReadGrad, the per-step output targets (Example.Out), the
-// next-symbol-set and language-model heads and the action loss. It refuses
-// the superposition stack (SoftStack), hints (Example.Hinted) and the
-// dead-state hint (Example.DeadAt).
+// It runs the nets that are nn.Batchers (NSPDAs of both orders on the
+// digital stack), with refinement, NoReadGrad, the per-step output targets
+// (Example.Out), the next-symbol-set and language-model heads and the
+// action loss. It refuses the superposition stack (SoftStack), hints
+// (Example.Hinted) and the dead-state hint (Example.DeadAt).
 type BatchBPTT struct {
-	bt  *nspda.Batch
-	net *nspda.Net
+	bt  nn.Batch
+	net nn.Net
 	ins [][]int
 	exs []Example
 	obj *Objective
@@ -34,11 +33,11 @@ func (*BatchBPTT) Name() string { return "bptt-batch" }
 // Supports reports why net or ex cannot run in the batch path (nil: they
 // can).
 func (e *BatchBPTT) Supports(net nn.Net, ex Example) error {
-	n, ok := net.(*nspda.Net)
+	n, ok := net.(nn.Batcher)
 	if !ok {
 		return fmt.Errorf("bptt-batch trains NSPDAs only, not %T", net)
 	}
-	if err := n.Check(); err != nil {
+	if err := n.CheckBatch(); err != nil {
 		return err
 	}
 	for _, h := range ex.Hinted {
@@ -61,13 +60,12 @@ func (e *BatchBPTT) GradientBatch(net nn.Net, obj *Objective, exs []Example, ref
 			return 0, err
 		}
 	}
-	n := net.(*nspda.Net)
-	if e.net != n {
-		bt, err := nspda.NewBatch(n)
+	if e.net != net {
+		bt, err := net.(nn.Batcher).NewBatch()
 		if err != nil {
 			return 0, err
 		}
-		e.bt, e.net = bt, n
+		e.bt, e.net = bt, net
 	}
 	for len(e.ins) < len(exs) {
 		e.ins = append(e.ins, nil)
@@ -79,7 +77,7 @@ func (e *BatchBPTT) GradientBatch(net nn.Net, obj *Objective, exs []Example, ref
 	}
 	e.bt.Forward(e.ins, refine, rngs)
 	e.exs, e.obj = exs, obj
-	ls := nspda.BatchLoss{Out: e.out}
+	ls := nn.BatchLoss{Out: e.out}
 	if obj != nil && len(obj.Heads()) > 0 {
 		ls.State = e.state
 	}

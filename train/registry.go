@@ -16,13 +16,14 @@ type EstimatorOptions struct {
 // EstimatorNames lists them. Adding an algorithm is its file and one line
 // here.
 var estimators = []struct {
-	name string
-	new  func(EstimatorOptions) Estimator
+	name     string
+	new      func(EstimatorOptions) Estimator
+	lockStep bool // runs minibatches in lock-step (Settings.LockStep: BatchBPTT)
 }{
-	{"bptt", func(EstimatorOptions) Estimator { return &BPTT{} }},
-	{"tbptt", func(o EstimatorOptions) Estimator { return &TBPTT{Window: o.Window} }},
-	{"rtrl", func(EstimatorOptions) Estimator { return &RTRL{} }},
-	{"uoro", func(EstimatorOptions) Estimator { return &UORO{} }},
+	{"bptt", func(EstimatorOptions) Estimator { return &BPTT{} }, true},
+	{"tbptt", func(o EstimatorOptions) Estimator { return &TBPTT{Window: o.Window} }, false},
+	{"rtrl", func(EstimatorOptions) Estimator { return &RTRL{} }, false},
+	{"uoro", func(EstimatorOptions) Estimator { return &UORO{} }, false},
 }
 
 // NewEstimator returns a new estimator of the named algorithm.
@@ -33,6 +34,17 @@ func NewEstimator(name string, opt EstimatorOptions) (Estimator, error) {
 		}
 	}
 	return nil, fmt.Errorf("unknown algorithm %q (want %s)", name, EstimatorList())
+}
+
+// HasLockStep reports whether the named algorithm runs minibatches in
+// lock-step (Settings.LockStep).
+func HasLockStep(name string) bool {
+	for _, e := range estimators {
+		if e.name == name {
+			return e.lockStep
+		}
+	}
+	return false
 }
 
 // EstimatorNames lists the registered algorithms.

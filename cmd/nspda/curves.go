@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nspda/nspda/curves"
+	"github.com/nspda/nspda/tables"
 )
 
 func newCurves() *cobra.Command {
@@ -23,7 +23,7 @@ func newCurves() *cobra.Command {
 			if out == "" {
 				return usagef("--out is required")
 			}
-			if err := curves.Plot(out, caption, args); err != nil {
+			if err := tables.PlotCurves(out, caption, args); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%d runs -> %s\n", len(args), out)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -95,7 +94,7 @@ dot is on PATH, beside it the same name with .svg.`,
 				return err
 			}
 			if report != "" {
-				if err := writeJSON(report, rep); err != nil {
+				if err := atomicfile.WriteJSON(report, rep); err != nil {
 					return err
 				}
 			}
@@ -148,14 +147,6 @@ func exhaustiveCount(L, maxLen int) float64 {
 		n += math.Pow(float64(L), float64(i))
 	}
 	return n
-}
-
-func writeJSON(path string, v any) error {
-	data, err := json.MarshalIndent(v, "", " ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(path, append(data, '\n'))
 }
 
 // printExtract summarizes a successful extraction.

@@ -30,8 +30,8 @@ third-order rule M + U(2,6), M being the PDA's states).`,
 			fmt.Fprintf(w, "%-14s %8s  %-9s  %s\n", "model", "params", "trained", "description")
 			for _, spec := range model.Specs() {
 				opt := nn.Options{}
-				if spec.Name == "nspda" {
-					opt.Hidden = lang.PDA.M() + 4
+				if spec.Size != nil {
+					opt.Hidden = lang.PDA.M() + 4 // the NSPDA's J: the middle of M + U(2,6)
 				}
 				m, err := spec.New(lang.PDA.Alphabet, opt, rand.New(rand.NewPCG(1, 1)))
 				if err != nil {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/tables"
 	"io"
 	"os"
 	"path/filepath"
@@ -65,7 +67,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 --tables-only writes tables and figures from the store without training.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usagef("repro needs one table: %s or all", strings.Join(experiment.TableNames(), ", "))
+				return usagef("repro needs one table: %s or all", strings.Join(tables.Names(), ", "))
 			}
 			return nil
 		},
@@ -73,7 +75,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 			if err := f.check(cmd); err != nil {
 				return err
 			}
-			tables, err := reproTables(args[0], experiment.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
+			ts, err := reproTables(args[0], tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
 			if err != nil {
 				return usageError{err}
 			}
@@ -84,27 +86,27 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 				// A two-phase table plans what its search's results
 				// allow: its trials until they are finished, then the
 				// seeds of the selected settings.
-				if tables, err = resolveTables(tables, store); err != nil {
+				if ts, err = resolveTables(ts, store); err != nil {
 					return err
 				}
 				if f.plan != "" {
-					err = writePlan(w, f.plan, tables)
+					err = writePlan(w, f.plan, ts)
 				} else {
-					err = emitSlurm(w, args[0], tables, f)
+					err = emitSlurm(w, args[0], ts, f)
 				}
 				if err == nil {
-					notePending(w, args[0], tables)
+					notePending(w, args[0], ts)
 				}
 				return err
 			}
 			if !f.tablesOnly {
-				if err := runPlan(cmd.Context(), w, store, experiment.NewPlan(tables...), f.workers); err != nil {
+				if err := runPlan(cmd.Context(), w, store, tables.NewPlan(ts...), f.workers); err != nil {
 					return err
 				}
 				// Phase 2 of the two-phase tables: the runs their
 				// searches (trained above) select.
-				var staged []*experiment.Table
-				for _, t := range tables {
+				var staged []*tables.Table
+				for _, t := range ts {
 					if t.Staged() {
 						staged = append(staged, t)
 					}
@@ -112,16 +114,16 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 				if staged, err = resolveTables(staged, store); err != nil {
 					return err
 				}
-				if err := runPlan(cmd.Context(), w, store, experiment.NewPlan(staged...), f.workers); err != nil {
+				if err := runPlan(cmd.Context(), w, store, tables.NewPlan(staged...), f.workers); err != nil {
 					return err
 				}
 			}
-			if tables, err = resolveTables(tables, store); err != nil {
+			if ts, err = resolveTables(ts, store); err != nil {
 				return err
 			}
-			prov := experiment.NewProvenance(commandLine(cmd, args), experiment.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
-			for _, t := range tables {
-				files, err := experiment.WriteReport(cmd.Context(), t, store, experiment.ReportOptions{
+			prov := tables.NewProvenance(commandLine(cmd, args), tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
+			for _, t := range ts {
+				files, err := tables.WriteReport(cmd.Context(), t, store, tables.ReportOptions{
 					Dir: f.out, Provenance: prov, Workers: f.workers, NoFigures: f.noFigures})
 				if err != nil {
 					return fmt.Errorf("%s: %v", t.Name, err)
@@ -175,16 +177,16 @@ func (f *reproFlags) check(cmd *cobra.Command) error {
 }
 
 // reproTables builds the named table, or all of them.
-func reproTables(name string, opt experiment.GridOptions) ([]*experiment.Table, error) {
+func reproTables(name string, opt tables.GridOptions) ([]*tables.Table, error) {
 	names := []string{name}
 	if name == "all" {
-		names = experiment.TableNames()
-	} else if !slices.Contains(experiment.TableNames(), name) {
-		return nil, fmt.Errorf("unknown table %q (known: %s, or all)", name, strings.Join(experiment.TableNames(), ", "))
+		names = tables.Names()
+	} else if !slices.Contains(tables.Names(), name) {
+		return nil, fmt.Errorf("unknown table %q (known: %s, or all)", name, strings.Join(tables.Names(), ", "))
 	}
-	var out []*experiment.Table
+	var out []*tables.Table
 	for _, n := range names {
-		t, err := experiment.Grid(n, opt)
+		t, err := tables.Grid(n, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -196,10 +198,10 @@ func reproTables(name string, opt experiment.GridOptions) ([]*experiment.Table, 
 // resolveTables builds the cells of the two-phase tables (fair) from the
 // results of their searches in the store; the others are returned as they
 // are.
-func resolveTables(tables []*experiment.Table, store experiment.Store) ([]*experiment.Table, error) {
-	out := make([]*experiment.Table, len(tables))
-	for i, t := range tables {
-		r, err := experiment.Resolve(t, experiment.StoreSource{Store: store})
+func resolveTables(ts []*tables.Table, store experiment.Store) ([]*tables.Table, error) {
+	out := make([]*tables.Table, len(ts))
+	for i, t := range ts {
+		r, err := tables.Resolve(t, tables.StoreSource{Store: store})
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", t.Name, err)
 		}
@@ -210,8 +212,8 @@ func resolveTables(tables []*experiment.Table, store experiment.Store) ([]*exper
 
 // notePending tells, after a plan is written, which tables still have a
 // search to finish before their second phase can be planned.
-func notePending(w io.Writer, name string, tables []*experiment.Table) {
-	for _, t := range tables {
+func notePending(w io.Writer, name string, ts []*tables.Table) {
+	for _, t := range ts {
 		if t.Pending() {
 			fmt.Fprintf(w, "%s: the plan holds phase 1 for %d search trials still to finish (with the seeds of the searches already finished); "+
 				"once they are in the store, run 'nspda repro %s' with the same flags again to plan phase 2, the seeds of the selected settings\n",
@@ -244,7 +246,7 @@ const resumeHint = "interrupted: run the same command again to resume"
 // runLine describes one finished run.
 func runLine(cfg experiment.Config, sum *experiment.Summary, outcome experiment.Outcome, seconds float64) string {
 	what := cfg.Model
-	if cfg.Model == "nspda" || cfg.Model == "nnpda" {
+	if spec, _ := model.Lookup(cfg.Model); spec.Takes.Order {
 		what += fmt.Sprintf(" order %d", cfg.Order)
 	}
 	state := "not converged"
@@ -263,8 +265,8 @@ func runLine(cfg experiment.Config, sum *experiment.Summary, outcome experiment.
 }
 
 // writePlan writes the tables' runs to path.
-func writePlan(w io.Writer, path string, tables []*experiment.Table) error {
-	plan := experiment.NewPlan(tables...)
+func writePlan(w io.Writer, path string, ts []*tables.Table) error {
+	plan := tables.NewPlan(ts...)
 	if err := plan.WriteFile(path); err != nil {
 		return err
 	}
@@ -273,8 +275,8 @@ func writePlan(w io.Writer, path string, tables []*experiment.Table) error {
 }
 
 // emitSlurm writes dir/NAME.plan.jsonl and dir/NAME.sbatch.
-func emitSlurm(w io.Writer, name string, tables []*experiment.Table, f reproFlags) error {
-	plan := experiment.NewPlan(tables...)
+func emitSlurm(w io.Writer, name string, ts []*tables.Table, f reproFlags) error {
+	plan := tables.NewPlan(ts...)
 	if len(plan) == 0 {
 		return fmt.Errorf("table %s trains nothing: run 'nspda repro %s' directly", name, name)
 	}
@@ -313,7 +315,7 @@ func emitSlurm(w io.Writer, name string, tables []*experiment.Table, f reproFlag
 		grid += " --quick"
 	}
 	then := fmt.Sprintf("nspda repro %s %s --tables-only --store %s", name, grid, store)
-	for _, t := range tables {
+	for _, t := range ts {
 		if t.Pending() {
 			then = "the same command again, for the second phase (below)"
 		}

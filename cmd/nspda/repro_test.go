@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/tables"
 )
 
 // TestReproQuickAll runs every table's --quick grid into a fresh store,
@@ -27,7 +28,7 @@ func TestReproQuickAll(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, name := range experiment.TableNames() {
+	for _, name := range tables.Names() {
 		for _, f := range []string{".md", ".csv", "-bars.png", "-bars.svg", "-lengths.png", "-lengths.svg"} {
 			if _, err := os.Stat(filepath.Join(out, name+f)); err != nil {
 				t.Errorf("%s%s: %v", name, f, err)
@@ -39,7 +40,7 @@ func TestReproQuickAll(t *testing.T) {
 		}
 	}
 	index := readFile(t, filepath.Join(out, "index.md"))
-	for _, name := range experiment.TableNames() {
+	for _, name := range tables.Names() {
 		if !strings.Contains(index, "("+name+".md)") {
 			t.Errorf("index.md does not link %s.md", name)
 		}
@@ -167,7 +168,7 @@ func TestEmitSlurm(t *testing.T) {
 func TestReproFairPhases(t *testing.T) {
 	dir := t.TempDir()
 	store, plan := filepath.Join(dir, "store"), filepath.Join(dir, "plan.jsonl")
-	trials := 15 * 5 * experiment.FairQuickTrials
+	trials := 15 * 5 * tables.FairQuickTrials
 	stdout, stderr, code := cli(t, "repro", "fair", "--quick", "--plan", plan, "--store", store)
 	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(trials)+" runs") || !strings.Contains(stdout, "phase 1") {
 		t.Fatalf("phase 1 plan: exit %d: %s%s", code, stdout, stderr)

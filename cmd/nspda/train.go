@@ -16,6 +16,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
 )
 
@@ -235,20 +237,24 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, hints string) e
 			}
 		}
 	}
-	if cfg.Model != "nspda" && !changed("hints") {
+	spec, err := model.Lookup(cfg.Model)
+	if err != nil {
+		return usageError{err}
+	}
+	if !spec.Takes.Hints && !changed("hints") {
 		cfg.Hints = 0
 	}
-	if cfg.Model != "nspda" && !changed("size") {
+	if !spec.Takes.Size && !changed("size") {
 		cfg.Size = ""
 	}
-	if cfg.Model != "nspda" && !changed("soft-stack") && !changed("soft-alternate") {
+	if !spec.Takes.SoftStack && !changed("soft-stack") && !changed("soft-alternate") {
 		cfg.SoftStack, cfg.SoftAlternate = false, false
 	}
 	*cfg = cfg.Normalize()
 	// Every model's default configuration has order 3, unused by most of
 	// them; only an explicit --order is a mistake there.
-	if changed("order") && cfg.Model != "nspda" && cfg.Model != "nnpda" {
-		return usagef("--order applies to the nspda and nnpda models only, not %s", cfg.Model)
+	if changed("order") && !spec.Takes.Order {
+		return usagef("--order applies to the %s models only, not %s", model.Taking(func(t nn.Settings) bool { return t.Order }), cfg.Model)
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}

@@ -5,6 +5,7 @@ package atomicfile
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -54,6 +55,16 @@ func WriteFile(path string, data []byte) error {
 		_, err := io.Copy(w, bytes.NewReader(data))
 		return err
 	})
+}
+
+// WriteJSON writes v to path atomically as indented JSON (one space per
+// level) and a final newline: the run files, checkpoints and reports.
+func WriteJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err
+	}
+	return WriteFile(path, append(b, '\n'))
 }
 
 // pathError reports err against path rather than the temporary file's name.

@@ -16,6 +16,7 @@ var Specs = []nn.Spec{{
 	Name:        "nnpda",
 	Description: "Sun, Giles, Chen & Lee's NNPDA: higher-order sigmoid controller, one analog action neuron, continuous stack read to depth 1",
 	HigherOrder: true,
+	Takes:       nn.Settings{Order: true, DeadHint: true},
 	New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 		return New(alphabet, DefaultConfig(opt), rng)
 	},

@@ -74,35 +74,31 @@ type batchRec struct {
 	noop  []bool    // B
 }
 
-// BatchLoss holds the loss terms of a backward pass (Batch.Backward).
-type BatchLoss struct {
-	// Out returns the output term's loss and its derivative with respect
-	// to the logit o of string b at iteration it of input t (0, 0: none).
-	Out func(b, t, it int, o float64) (loss, d float64)
-	// State, when not nil, is called with string b's state s after the
-	// last iteration of input t; it returns the loss of its terms there and
-	// adds their gradient into ds.
-	State func(b, t int, s, ds []float64) float64
-	// Action, when not nil, returns the target operation (as grammar.Op)
-	// and the weight of the action loss (ActionLoss) at input t of string
-	// b; ok false: no term there.
-	Action func(b, t int) (op int, weight float64, ok bool)
-}
+var _ nn.Batcher = (*Net)(nil)
 
-// Check reports whether n can run in a Batch: no SoftStack.
-func (n *Net) Check() error {
+// CheckBatch reports whether n can run in a Batch: no SoftStack.
+func (n *Net) CheckBatch() error {
 	if n.SoftStack {
 		return errors.New("the lock-step batch runs on the digital stack only, not with SoftStack")
 	}
 	return nil
 }
 
-// NewBatch returns a lock-step batch runner for n (see Check).
+// NewBatch returns a lock-step batch runner for n (see CheckBatch).
 func NewBatch(n *Net) (*Batch, error) {
-	if err := n.Check(); err != nil {
+	if err := n.CheckBatch(); err != nil {
 		return nil, err
 	}
 	return &Batch{n: n}, nil
+}
+
+// NewBatch is NewBatch(n), as an nn.Batcher.
+func (n *Net) NewBatch() (nn.Batch, error) {
+	bt, err := NewBatch(n)
+	if err != nil {
+		return nil, err
+	}
+	return bt, nil
 }
 
 func grow[T any](v []T, n int) []T {
@@ -440,7 +436,7 @@ func (bt *Batch) state(i, b int, v []float64) {
 // Backward runs the reverse sweep of the last Forward with the loss terms
 // of ls, ADDS the gradient of the summed loss of all strings into grad, and
 // returns that loss.
-func (bt *Batch) Backward(ls BatchLoss, grad []float64) float64 {
+func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
 	n := bt.n
 	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.ctx()
 	S := J + 2*R

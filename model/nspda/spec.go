@@ -21,6 +21,8 @@ var Specs = []nn.Spec{{
 	Description: "neural state pushdown automaton: binary state neurons driving a digital stack (this paper)",
 	HigherOrder: true,
 	Algo:        "bptt", // UORO, the paper's choice, did not converge for us (docs/training.md)
+	Takes:       nn.Settings{Order: true, NoReadGrad: true, SoftStack: true, Hints: true, Size: true, LockStep: true},
+	Size:        size,
 	New:         newNet,
 	Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
 		return nil, errors.New("nspda models have their own file layout")
@@ -33,6 +35,16 @@ var Specs = []nn.Spec{{
 		return NewNet(m), m.EvalRefine, nil
 	},
 }}
+
+// size draws J for a PDA of m states: M + U(2,6) at third order (the
+// paper's rule), M + U(12,29) at second order or with the wide rule.
+func size(m int, opt nn.Options, wide bool, rng *rand.Rand) int {
+	lo, hi := 2, 6
+	if opt.Order == 2 || wide {
+		lo, hi = 12, 29
+	}
+	return m + lo + rng.IntN(hi-lo+1)
+}
 
 // newNet builds an NSPDA of order opt.Order (default third) with opt.Hidden
 // state neurons (default 8) and as many action neurons as symbols, its

@@ -24,6 +24,7 @@ func spec(mem Memory) nn.Spec {
 	return nn.Spec{
 		Name:        mem.Kind(),
 		Description: desc,
+		Takes:       nn.Settings{Stacks: true},
 		New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 			return New(mem, alphabet, DefaultConfig(mem, opt), rng)
 		},

@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"bufio"
@@ -19,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/train"
 )
 
@@ -27,7 +28,7 @@ import (
 type figureSeries struct {
 	label   string
 	grammar string
-	configs []Config
+	configs []experiment.Config
 	paper   string // the paper's test60 % error for this series, if the table has it
 }
 
@@ -111,17 +112,18 @@ func band(xs, lo, hi []float64, c color.Color) *plotter.Polygon {
 
 // readMetrics reads a run directory's metrics.jsonl.
 func readMetrics(dir string) ([]train.Metrics, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	path := filepath.Join(dir, experiment.MetricsFile)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
 	var out []train.Metrics
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		var m train.Metrics
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
-			return nil, fmt.Errorf("%s: %v", filepath.Join(dir, MetricsFile), err)
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
 		}
 		out = append(out, m)
 	}
@@ -228,7 +230,7 @@ func (f *figure) render(prov Provenance, format string) ([]byte, error) {
 
 // curvesFigure draws training accuracy against epoch for every series, the
 // mean over the finished seeds with a min–max band.
-func curvesFigure(t *Table, s Store) (*figure, error) {
+func curvesFigure(t *Table, s experiment.Store) (*figure, error) {
 	series, labels := t.figureSeries()
 	f := &figure{title: t.figureTitle() + " — training accuracy by epoch (mean, min–max band over seeds)", legend: plot.NewLegend()}
 	styles := legendStyles(&f.legend, labels, false)
@@ -241,7 +243,7 @@ func curvesFigure(t *Table, s Store) (*figure, error) {
 			}
 			var curves [][]float64
 			for _, cfg := range sr.configs {
-				if s.State(cfg.Key()) != Finished {
+				if s.State(cfg.Key()) != experiment.Finished {
 					continue
 				}
 				ms, err := readMetrics(s.RunDir(cfg.Key()))

@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // errorBars pairs points with their error bars.
@@ -125,7 +127,7 @@ func indexOf(list []string, s string) int {
 
 // lengthsFunc returns a run's errors by length, nil if the run is not
 // finished.
-type lengthsFunc func(cfg Config) (*LengthErrors, error)
+type lengthsFunc func(cfg experiment.Config) (*LengthErrors, error)
 
 // computeLengths evaluates every series' runs on the bins, workers at a
 // time, keyed by Config.Key().

@@ -1,9 +1,11 @@
-package experiment
+package tables
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
 )
 
@@ -38,19 +40,24 @@ const (
 // Table is one of the paper's tables: rows × columns of cells, each cell a
 // set of runs (one per seed) reduced to one metric, with the paper's number.
 type Table struct {
-	Name       string // command-line name: hints, incremental, ...
-	Title      string // the paper's table and what it measures
-	About      string // how the grid reproduces it, one paragraph
-	Rows       []string
-	Columns    []Column
-	Cells      [][]Cell // [row][column]
-	Programmed bool     // cells are programmed networks, evaluated directly: nothing to train
-	Budgets    string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
-	Options    GridOptions
+	Name    string // command-line name: hints, incremental, ...
+	Title   string // the paper's table and what it measures
+	About   string // how the grid reproduces it, one paragraph
+	Rows    []string
+	Columns []Column
+	Cells   [][]Cell // [row][column]
+	Budgets string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
+	Options GridOptions
+	// source makes the table's results now (nil: the store's finished
+	// runs, StoreSource). A table with a source of its own trains nothing:
+	// the programmed table's networks are compiled and evaluated in memory.
+	source func(ctx context.Context, t *Table, workers int) (reportSource, error)
+	// figures are the table's figures, in order (nil: defaultFigures).
+	figures []tableFigure
 	// Search is the first phase of a table built in two (fair): runs whose
 	// results choose the runs of cells not yet known (those still to finish;
 	// see Resolve). Configs lists them first.
-	Search  []Config
+	Search  []experiment.Config
 	resolve func(Source) (*Table, error) // builds the cells from the search's results (nil: a one-phase table)
 }
 
@@ -64,14 +71,14 @@ type Column struct {
 
 // Cell is the runs of one table cell and what is read from them.
 type Cell struct {
-	Configs []Config // one per seed; nil: not reproducible with this code (Note says why)
+	Configs []experiment.Config // one per seed; nil: not reproducible with this code (Note says why)
 	Metric  Metric
 	Paper   string // the paper's number as printed ("NA", ">200000", "0.06"), "" if none
 	Note    string
 }
 
-// TableNames lists the tables `nspda repro` knows, in the paper's order.
-func TableNames() []string {
+// Names lists the tables `nspda repro` knows, in the paper's order.
+func Names() []string {
 	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "fair"}
 }
 
@@ -86,7 +93,7 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 		"learning": learningTable, "fair": fairTable,
 	}[name]
 	if build == nil {
-		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(TableNames(), ", "))
+		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(Names(), ", "))
 	}
 	t := build(opt)
 	t.Options = opt
@@ -94,13 +101,13 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 }
 
 // Configs returns the distinct runs of the table's search (if it has one)
-// and of its cells, row by row, in first-use order. A programmed table has
-// none.
-func (t *Table) Configs() []Config {
-	if t.Programmed {
+// and of its cells, row by row, in first-use order. A table with a source
+// of its own (programmed) has none.
+func (t *Table) Configs() []experiment.Config {
+	if t.source != nil {
 		return nil
 	}
-	var out []Config
+	var out []experiment.Config
 	seen := make(map[string]bool)
 	for _, cfg := range t.Search {
 		if k := cfg.Key(); !seen[k] {
@@ -121,23 +128,31 @@ func (t *Table) Configs() []Config {
 	return out
 }
 
+// NewPlan lists the distinct configurations of the tables, in order, each
+// under the first table that asks for it.
+func NewPlan(ts ...*Table) experiment.Plan {
+	var p experiment.Plan
+	for _, t := range ts {
+		p = p.Add(t.Name, t.Configs())
+	}
+	return p
+}
+
 // base is Defaults() — the project's reading of the paper's setup (Sec. 5):
 // SGD from 0.1005000321, clipping at 13, at most 500 epochs, the two-stage
 // curriculum, Hint #2 — for one model on one grammar, with the noise
 // regularizer for higher-order models, hints for the NSPDA only, the
 // model's estimator named explicitly (so that equal runs of different
 // tables share one key), and the options' budgets.
-func base(opt GridOptions, name, grammar string, order int) Config {
-	c := Defaults()
+func base(opt GridOptions, name, grammar string, order int) experiment.Config {
+	c := experiment.Defaults()
 	c.Model, c.Grammar = name, grammar
 	spec, _ := model.Lookup(name)
-	switch name {
-	case "nspda", "nnpda":
+	c.Order = 0 // unused: keep the key honest
+	if spec.Takes.Order {
 		c.Order = order
-	default:
-		c.Order = 0 // unused: keep the key honest
 	}
-	if name != "nspda" {
+	if !spec.Takes.Hints {
 		c.Hints, c.HintH = 0, 0
 	}
 	if spec.HigherOrder {
@@ -151,7 +166,7 @@ func base(opt GridOptions, name, grammar string, order int) Config {
 
 // budget applies the options' budgets to c: with Quick, QuickEpochs
 // epochs, QuickStrings training strings of each label and test60 only.
-func (opt GridOptions) budget(c *Config) {
+func (opt GridOptions) budget(c *experiment.Config) {
 	if opt.Quick {
 		c.MaxEpochs = QuickEpochs
 		c.Positives, c.Negatives = QuickStrings, QuickStrings
@@ -160,8 +175,8 @@ func (opt GridOptions) budget(c *Config) {
 }
 
 // seeds returns one copy of c per seed, Seed = 1..n.
-func seeds(c Config, n int) []Config {
-	out := make([]Config, n)
+func seeds(c experiment.Config, n int) []experiment.Config {
+	out := make([]experiment.Config, n)
 	for i := range out {
 		out[i] = c
 		out[i].Seed = uint64(i + 1)
@@ -184,7 +199,7 @@ func columnOrder(i int) int { return 2 + i%2 }
 
 // orderTable fills the cells of an orderColumns table from one config
 // function per row; paper holds the paper's row values in column order.
-func orderTable(t *Table, opt GridOptions, metric Metric, paper map[string][]string, rows []func(grammar string, order int) (Config, bool)) {
+func orderTable(t *Table, opt GridOptions, metric Metric, paper map[string][]string, rows []func(grammar string, order int) (experiment.Config, bool)) {
 	t.Cells = make([][]Cell, len(t.Rows))
 	for r, label := range t.Rows {
 		for ci, col := range t.Columns {
@@ -209,16 +224,16 @@ func hintsTable(opt GridOptions) *Table {
 		Rows:    []string{"NNPDA w/o hints", "NNPDA w/ dead neuron hints", "NSPDA w/o hints", "NSPDA w/ Hint #1", "NSPDA w/ Hint #2"},
 		Columns: orderColumns(tableGrammars, "W1", "W2"),
 	}
-	nspdaHints := func(h int) func(string, int) (Config, bool) {
-		return func(g string, order int) (Config, bool) {
+	nspdaHints := func(h int) func(string, int) (experiment.Config, bool) {
+		return func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nspda", g, order)
 			c.Hints = h
 			return c, true
 		}
 	}
-	orderTable(t, opt, Metric{Kind: Epochs}, paperHints, []func(string, int) (Config, bool){
-		func(g string, order int) (Config, bool) { return base(opt, "nnpda", g, order), true },
-		func(g string, order int) (Config, bool) {
+	orderTable(t, opt, Metric{Kind: Epochs}, paperHints, []func(string, int) (experiment.Config, bool){
+		func(g string, order int) (experiment.Config, bool) { return base(opt, "nnpda", g, order), true },
+		func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nnpda", g, order)
 			c.DeadHint = true
 			return c, true
@@ -237,14 +252,14 @@ func incrementalTable(opt GridOptions) *Table {
 		Rows:    []string{"Standard", "IL", "2-IL"},
 		Columns: orderColumns(tableGrammars, "M1", "M2"),
 	}
-	curriculum := func(name string) func(string, int) (Config, bool) {
-		return func(g string, order int) (Config, bool) {
+	curriculum := func(name string) func(string, int) (experiment.Config, bool) {
+		return func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nspda", g, order)
 			c.Hints, c.Curriculum = 0, name
 			return c, true
 		}
 	}
-	orderTable(t, opt, Metric{Kind: Chars}, paperIncremental, []func(string, int) (Config, bool){
+	orderTable(t, opt, Metric{Kind: Chars}, paperIncremental, []func(string, int) (experiment.Config, bool){
 		curriculum("standard"), curriculum("il"), curriculum("2il"),
 	})
 	return t
@@ -258,14 +273,14 @@ func noiseTable(opt GridOptions) *Table {
 		Rows:    []string{"w/o reg", "w reg"},
 		Columns: orderColumns(tableGrammars, "M1", "M2"),
 	}
-	noise := func(n float64) func(string, int) (Config, bool) {
-		return func(g string, order int) (Config, bool) {
+	noise := func(n float64) func(string, int) (experiment.Config, bool) {
+		return func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nspda", g, order)
 			c.Noise = n
 			return c, true
 		}
 	}
-	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperNoise, []func(string, int) (Config, bool){noise(0), noise(RegNoise)})
+	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperNoise, []func(string, int) (experiment.Config, bool){noise(0), noise(RegNoise)})
 	return t
 }
 
@@ -277,14 +292,14 @@ func algorithmsTable(opt GridOptions) *Table {
 		Rows:    []string{"BPTT", "TBPTT", "RTRL", "UORO"},
 		Columns: orderColumns(tableGrammars, "M1", "M2"),
 	}
-	algo := func(a string) func(string, int) (Config, bool) {
-		return func(g string, order int) (Config, bool) {
+	algo := func(a string) func(string, int) (experiment.Config, bool) {
+		return func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nspda", g, order)
 			c.Algo = a
 			return c, true
 		}
 	}
-	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperAlgorithms, []func(string, int) (Config, bool){
+	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperAlgorithms, []func(string, int) (experiment.Config, bool){
 		algo("bptt"), algo("tbptt"), algo("rtrl"), algo("uoro"),
 	})
 	return t
@@ -381,8 +396,9 @@ func programmedTable(opt GridOptions) *Table {
 		Title: "Appendix: % error of programmed NSPDAs (rule insertion, no training) at lengths up to 60, 480 and 960",
 		About: "program.Compile of each language's PDA into a 2nd- or 3rd-order NSPDA with the default strength H, " +
 			"evaluated on the test sets generated with test seeds 1..seeds (so seeds vary the strings, not the network).",
-		Rows:       []string{"2nd order NSPDA", "3rd order NSPDA"},
-		Programmed: true,
+		Rows:    []string{"2nd order NSPDA", "3rd order NSPDA"},
+		source:  newProgrammedSource,
+		figures: []tableFigure{barsFig, lengthsFig}, // nothing trained: no learning curves
 	}
 	for _, g := range allGrammars {
 		for _, set := range programmedSets {
@@ -394,8 +410,8 @@ func programmedTable(opt GridOptions) *Table {
 		var cells []Cell
 		for ci, col := range t.Columns {
 			set := programmedSets[ci%len(programmedSets)]
-			c := Config{Grammar: col.Grammar, Model: "nspda", Order: 2 + r, Tests: []string{set}, Refine: 1}
-			cfgs := make([]Config, opt.Seeds)
+			c := experiment.Config{Grammar: col.Grammar, Model: "nspda", Order: 2 + r, Tests: []string{set}, Refine: 1}
+			cfgs := make([]experiment.Config, opt.Seeds)
 			for i := range cfgs {
 				cfgs[i] = c
 				cfgs[i].Seed, cfgs[i].TestSeed = uint64(i+1), uint64(i+1)
@@ -411,57 +427,57 @@ func programmedTable(opt GridOptions) *Table {
 // knows of the automaton, as its row label says.
 var learningRecipes = []struct {
 	label string
-	make  func(opt GridOptions, grammar string, order int) Config
+	make  func(opt GridOptions, grammar string, order int) experiment.Config
 	// thirdOnly: the row has no second-order line, whose runs would be
 	// another row's (why).
 	thirdOnly string
 }{
-	{"paper", func(opt GridOptions, g string, order int) Config {
+	{"paper", func(opt GridOptions, g string, order int) experiment.Config {
 		// The comparison table's NSPDA rows: their stored runs serve here.
 		c := base(opt, "nspda", g, order)
 		c.Noise = RegNoise
 		return c
 	}, ""},
-	{"default (PDA targets)", func(opt GridOptions, g string, order int) Config {
+	{"default (PDA targets)", func(opt GridOptions, g string, order int) experiment.Config {
 		return learningBase(opt, "default", g, order)
 	}, ""},
-	{"default, 9 starts of patience 20", func(opt GridOptions, g string, order int) Config {
+	{"default, 9 starts of patience 20", func(opt GridOptions, g string, order int) experiment.Config {
 		// The default recipe before it took many short starts: its stored
 		// runs keep their keys.
 		c := learningBase(opt, "default", g, order)
 		c.Patience, c.Restarts = 20, 8
 		return c
 	}, ""},
-	{"default, the paper's size rule", func(opt GridOptions, g string, order int) Config {
+	{"default, the paper's size rule", func(opt GridOptions, g string, order int) experiment.Config {
 		// The default recipe before it drew J by the wide rule: its stored
 		// runs keep their keys.
 		c := learningBase(opt, "default", g, order)
 		c.Patience, c.Restarts, c.Size = 20, 8, ""
 		return c
 	}, "the default M1 runs: at second order the two size rules are one"},
-	{"data-only", func(opt GridOptions, g string, order int) Config {
+	{"data-only", func(opt GridOptions, g string, order int) experiment.Config {
 		return learningBase(opt, "data", g, order)
 	}, ""},
-	{"data-only, digital stack only", func(opt GridOptions, g string, order int) Config {
+	{"data-only, digital stack only", func(opt GridOptions, g string, order int) experiment.Config {
 		// The data recipe before it alternated stacks (and drew J by the
 		// wide rule): its stored runs keep their keys.
 		c := learningBase(opt, "data", g, order)
 		c.SoftStack, c.SoftAlternate, c.Size = false, false, ""
 		return c
 	}, ""},
-	{"default + action loss", func(opt GridOptions, g string, order int) Config {
+	{"default + action loss", func(opt GridOptions, g string, order int) experiment.Config {
 		c := learningBase(opt, "default", g, order)
 		c.ActionWeight = 1
 		return c
 	}, ""},
-	{"default + action loss, 9 starts of patience 20", func(opt GridOptions, g string, order int) Config {
+	{"default + action loss, 9 starts of patience 20", func(opt GridOptions, g string, order int) experiment.Config {
 		// The action row before the default took many short starts: its
 		// stored runs keep their keys.
 		c := learningBase(opt, "default", g, order)
 		c.ActionWeight, c.Patience, c.Restarts = 1, 20, 8
 		return c
 	}, ""},
-	{"default + action loss, the paper's size rule", func(opt GridOptions, g string, order int) Config {
+	{"default + action loss, the paper's size rule", func(opt GridOptions, g string, order int) experiment.Config {
 		// The action row before the default took the wide size rule: its
 		// stored runs keep their keys.
 		c := learningBase(opt, "default", g, order)
@@ -472,8 +488,8 @@ var learningRecipes = []struct {
 
 // learningBase is a recipe for one grammar and order, with the estimator
 // named and the options' budgets.
-func learningBase(opt GridOptions, recipe, grammar string, order int) Config {
-	c, _ := Recipe(recipe)
+func learningBase(opt GridOptions, recipe, grammar string, order int) experiment.Config {
+	c, _ := experiment.Recipe(recipe)
 	c.Grammar, c.Order = grammar, order
 	c.Algo = c.Algorithm()
 	opt.budget(&c)

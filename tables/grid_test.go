@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"crypto/sha256"
@@ -9,10 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // gridDigest hashes the keys of a table's runs, in order.
-func gridDigest(cfgs []Config) string {
+func gridDigest(cfgs []experiment.Config) string {
 	h := sha256.New()
 	for _, c := range cfgs {
 		h.Write([]byte(c.Key() + "\n"))
@@ -32,7 +34,7 @@ func TestGridSizes(t *testing.T) {
 		"learning":    (7*2 + 2) * 5 * 5,                // seven recipes × two orders and two third-order-only rows, × five languages × five seeds
 		"fair":        len(fairRows()) * 5 * FairTrials, // before the search has results: its trials only
 	}
-	for _, name := range TableNames() {
+	for _, name := range Names() {
 		tab, err := Grid(name, GridOptions{Seeds: 5})
 		if err != nil {
 			t.Fatal(err)
@@ -68,7 +70,7 @@ var updateGolden = flag.Bool("update", false, "rewrite testdata/grid-keys.golden
 func TestGridKeysStable(t *testing.T) {
 	var b strings.Builder
 	for _, quick := range []bool{false, true} {
-		for _, name := range TableNames() {
+		for _, name := range Names() {
 			a, _ := Grid(name, GridOptions{Seeds: 5, Quick: quick})
 			again, _ := Grid(name, GridOptions{Seeds: 5, Quick: quick})
 			if gridDigest(a.Configs()) != gridDigest(again.Configs()) {
@@ -204,6 +206,24 @@ func TestGridKeepBest(t *testing.T) {
 	} {
 		if l := NewProvenance("nspda repro comparison", tc.opt).Lines()[1]; !strings.Contains(l, tc.want) {
 			t.Errorf("provenance %q lacks %q", l, tc.want)
+		}
+	}
+}
+
+// TestGridsValidate: every configuration of every table's grid passes
+// Validate (the stored results were made with them).
+func TestGridsValidate(t *testing.T) {
+	for _, quick := range []bool{false, true} {
+		for _, name := range Names() {
+			tab, err := Grid(name, GridOptions{Seeds: 1, Quick: quick})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range tab.Configs() {
+				if err := c.Validate(); err != nil {
+					t.Errorf("%s: %+v: %v", name, c, err)
+				}
+			}
 		}
 	}
 }

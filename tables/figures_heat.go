@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"fmt"

@@ -1,10 +1,14 @@
-package experiment
+package tables
 
 import (
+	"context"
 	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/model/nspda"
@@ -12,19 +16,19 @@ import (
 	"github.com/nspda/nspda/program"
 )
 
-// ProgrammedSource is the Source of the programmed table: the summary of a
+// programmedSource is the source of the programmed table: the summary of a
 // configuration is the NSPDA that program.Compile makes of its grammar's PDA
 // at its order (default strength H), classifying with Refine iterations per
 // symbol, evaluated on its Tests generated with its TestSeed. Nothing is
 // trained or stored; results are kept in memory. It is safe for concurrent
 // use.
-type ProgrammedSource struct {
+type programmedSource struct {
 	mu    sync.Mutex
-	cache map[string]*Summary
+	cache map[string]*experiment.Summary
 }
 
 // Summary evaluates cfg's programmed network.
-func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
+func (p *programmedSource) Summary(cfg experiment.Config) (*experiment.Summary, error) {
 	key := cfg.Key()
 	p.mu.Lock()
 	sum := p.cache[key]
@@ -36,7 +40,7 @@ func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum = &Summary{Key: key, Config: cfg, Converged: true, Params: len(net.Params()), Algorithm: "program"}
+	sum = &experiment.Summary{Key: key, Config: cfg, Converged: true, Params: len(net.Params()), Algorithm: "program"}
 	for _, name := range cfg.Tests {
 		ex, err := dataset.GenerateSplit(lang, name, cfg.TestSeed)
 		if err != nil {
@@ -50,7 +54,7 @@ func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
 	}
 	p.mu.Lock()
 	if p.cache == nil {
-		p.cache = make(map[string]*Summary)
+		p.cache = make(map[string]*experiment.Summary)
 	}
 	p.cache[key] = sum
 	p.mu.Unlock()
@@ -58,7 +62,7 @@ func (p *ProgrammedSource) Summary(cfg Config) (*Summary, error) {
 }
 
 // programmedNet compiles cfg's grammar at cfg's order.
-func programmedNet(cfg Config) (nn.Model, *grammar.Language, error) {
+func programmedNet(cfg experiment.Config) (nn.Model, *grammar.Language, error) {
 	lang, err := grammar.Load(cfg.Grammar)
 	if err != nil {
 		return nil, nil, err
@@ -68,4 +72,35 @@ func programmedNet(cfg Config) (nn.Model, *grammar.Language, error) {
 		return nil, nil, err
 	}
 	return nspda.NewNet(prog.Model()), lang, nil
+}
+
+// newProgrammedSource returns a programmedSource with every cell of t
+// evaluated, workers at a time.
+func newProgrammedSource(ctx context.Context, t *Table, workers int) (reportSource, error) {
+	ps := &programmedSource{}
+	g, ctx := errgroup.WithContext(ctx)
+	g.SetLimit(max(1, workers))
+	for _, row := range t.Cells {
+		for _, cell := range row {
+			for _, cfg := range cell.Configs {
+				g.Go(func() error {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					_, err := ps.Summary(cfg)
+					return err
+				})
+			}
+		}
+	}
+	return ps, g.Wait()
+}
+
+// lengths evaluates cfg's programmed network on the bins.
+func (p *programmedSource) lengths(sets *lengthSets, cfg experiment.Config, bins []LengthBin) (*LengthErrors, error) {
+	net, lang, err := programmedNet(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return sets.evaluate(net, cfg.Refine, lang, bins, cfg.TestSeed)
 }

@@ -1,4 +1,4 @@
-package curves
+package tables
 
 import (
 	"os"
@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestPlot(t *testing.T) {
+func TestPlotCurvesCurves(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run1")
 	os.Mkdir(run, 0o755)
@@ -16,7 +16,7 @@ func TestPlot(t *testing.T) {
 `), 0o644)
 	for _, ext := range []string{"png", "svg"} {
 		out := filepath.Join(dir, "c."+ext)
-		if err := Plot(out, "test", []string{run}); err != nil {
+		if err := PlotCurves(out, "test", []string{run}); err != nil {
 			t.Fatal(err)
 		}
 		if st, err := os.Stat(out); err != nil || st.Size() == 0 {
@@ -24,7 +24,7 @@ func TestPlot(t *testing.T) {
 		}
 	}
 	os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte("{\"epoch\":1}\n{bad\n"), 0o644)
-	if err := Plot(filepath.Join(dir, "x.png"), "", []string{run}); err == nil || !strings.Contains(err.Error(), "metrics.jsonl:2") {
+	if err := PlotCurves(filepath.Join(dir, "x.png"), "", []string{run}); err == nil || !strings.Contains(err.Error(), "metrics.jsonl:2") {
 		t.Fatalf("bad metrics: %v", err)
 	}
 }
@@ -32,13 +32,13 @@ func TestPlot(t *testing.T) {
 // TestPlotAtomic: an unsupported format writes nothing (it used to leave an
 // empty file), and a failed plot leaves an existing figure as it was and no
 // temporary file.
-func TestPlotAtomic(t *testing.T) {
+func TestPlotCurvesAtomic(t *testing.T) {
 	dir := t.TempDir()
 	run := filepath.Join(dir, "run1")
 	os.Mkdir(run, 0o755)
 	os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte("{\"epoch\":1,\"train_acc\":50}\n"), 0o644)
 	txt := filepath.Join(dir, "c.txt")
-	if err := Plot(txt, "", []string{run}); err == nil || !strings.Contains(err.Error(), "unsupported format") {
+	if err := PlotCurves(txt, "", []string{run}); err == nil || !strings.Contains(err.Error(), "unsupported format") {
 		t.Errorf("c.txt: %v", err)
 	}
 	if _, err := os.Stat(txt); err == nil {
@@ -46,7 +46,7 @@ func TestPlotAtomic(t *testing.T) {
 	}
 	png := filepath.Join(dir, "c.png")
 	os.WriteFile(png, []byte("old"), 0o644)
-	if err := Plot(png, "", []string{run, filepath.Join(dir, "missing")}); err == nil {
+	if err := PlotCurves(png, "", []string{run, filepath.Join(dir, "missing")}); err == nil {
 		t.Fatal("a missing run directory plotted")
 	}
 	if b, _ := os.ReadFile(png); string(b) != "old" {

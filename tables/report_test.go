@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"math"
@@ -6,25 +6,28 @@ import (
 	"testing"
 
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 )
 
 // fakeSource serves summaries by seed.
-type fakeSource map[uint64]*Summary
+type fakeSource map[uint64]*experiment.Summary
 
-func (f fakeSource) Summary(cfg Config) (*Summary, error) { return f[cfg.Seed], nil }
+func (f fakeSource) Summary(cfg experiment.Config) (*experiment.Summary, error) {
+	return f[cfg.Seed], nil
+}
 
 // fakeRuns returns a source of n summaries with the given test60 errors and
 // epochs, converged where conv says.
 func fakeRuns(errs []float64, epochs []int, conv []bool) fakeSource {
 	src := make(fakeSource)
 	for i := range errs {
-		src[uint64(i+1)] = &Summary{Converged: conv[i], Epochs: epochs[i], Chars: int64(100 * epochs[i]),
+		src[uint64(i+1)] = &experiment.Summary{Converged: conv[i], Epochs: epochs[i], Chars: int64(100 * epochs[i]),
 			Sets: []evaluate.Result{{Name: "test60", ErrorPct: errs[i]}}}
 	}
 	return src
 }
 
-func fiveSeeds() []Config { return seeds(small(), 5) }
+func fiveSeeds() []experiment.Config { return seeds(small(), 5) }
 
 func TestDescribe(t *testing.T) {
 	s := Describe([]float64{1, 2, 3, 4, 5})

@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/train"
 )
@@ -112,26 +113,28 @@ var fairTests = []string{"test60", "test480", "test960"}
 // (the superposition stack and the size rule) for the other models; hints,
 // the action loss and the PDA's viable and next-symbol targets are in no
 // row. The learning rate and Hidden are the search's to set.
-func FairRecipe(modelName, grammar string, order int, rounding bool) Config {
-	c, _ := Recipe("data")
+func FairRecipe(modelName, grammar string, order int, rounding bool) experiment.Config {
+	c, _ := experiment.Recipe("data")
 	c.Model, c.Grammar, c.Rounding = modelName, grammar, rounding
 	c.Hints, c.HintH = 0, 0
 	c.Algo = "bptt"
-	switch modelName {
-	case "nspda", "nnpda":
+	spec, _ := model.Lookup(modelName)
+	c.Order = 0
+	if spec.Takes.Order {
 		c.Order = order
-	default:
-		c.Order = 0
 	}
-	if modelName != "nspda" {
-		c.SoftStack, c.SoftAlternate, c.Size = false, false, ""
+	if !spec.Takes.SoftStack {
+		c.SoftStack, c.SoftAlternate = false, false
+	}
+	if !spec.Takes.Size {
+		c.Size = ""
 	}
 	return c.Normalize()
 }
 
 // fairConfig is row's configuration on grammar with setting s, with the
 // options' budgets: a trial (no test set, a trial seed) or a phase-2 run.
-func fairConfig(opt GridOptions, row fairRow, grammar string, s FairSetting) Config {
+func fairConfig(opt GridOptions, row fairRow, grammar string, s FairSetting) experiment.Config {
 	c := FairRecipe(row.model, grammar, row.order, row.rounding)
 	c.LR, c.Hidden = s.LR, s.Hidden
 	c.Tests = fairTests
@@ -141,12 +144,12 @@ func fairConfig(opt GridOptions, row fairRow, grammar string, s FairSetting) Con
 
 // fairTrials returns the search trials of row on grammar: no test set is
 // evaluated, and each trains with a seed of its own.
-func fairTrials(opt GridOptions, row fairRow, grammar string) []Config {
+func fairTrials(opt GridOptions, row fairRow, grammar string) []experiment.Config {
 	n := FairTrials
 	if opt.Quick {
 		n = FairQuickTrials
 	}
-	var out []Config
+	var out []experiment.Config
 	for i, s := range FairSettings(n) {
 		c := fairConfig(opt, row, grammar, s)
 		c.Tests, c.Seed = nil, uint64(fairTrialSeed0+i+1)
@@ -210,7 +213,7 @@ type FairChoice struct {
 // select-split error, ties to the earlier trial. It reads only the trials'
 // summaries and metrics (which hold no test set). ok is false until every
 // trial is finished.
-func fairSelect(trials []Config, src Source) (choice FairChoice, finished int, ok bool, err error) {
+func fairSelect(trials []experiment.Config, src Source) (choice FairChoice, finished int, ok bool, err error) {
 	choice.Score = math.Inf(1)
 	for i, c := range trials {
 		sum, err := src.Summary(c)
@@ -235,17 +238,17 @@ func fairSelect(trials []Config, src Source) (choice FairChoice, finished int, o
 // MetricsSource is a Source that also gives a finished run's metrics.
 type MetricsSource interface {
 	Source
-	Metrics(cfg Config) ([]train.Metrics, error)
+	Metrics(cfg experiment.Config) ([]train.Metrics, error)
 }
 
 // Metrics reads the run's metrics.jsonl.
-func (s StoreSource) Metrics(cfg Config) ([]train.Metrics, error) {
+func (s StoreSource) Metrics(cfg experiment.Config) ([]train.Metrics, error) {
 	return readMetrics(s.Store.RunDir(cfg.Key()))
 }
 
 // trialScore is a finished trial's training error plus its select-split
 // error at the epoch whose weights it kept (both in %).
-func trialScore(c Config, sum *Summary, src Source) (float64, error) {
+func trialScore(c experiment.Config, sum *experiment.Summary, src Source) (float64, error) {
 	ms, ok := src.(MetricsSource)
 	if !ok {
 		return 0, fmt.Errorf("the fair search needs the runs' metrics")
@@ -292,7 +295,7 @@ func fairResolve(opt GridOptions, t *Table, rows []fairRow, grammars []string, s
 				}
 			}
 			done += finished
-			var configs []Config
+			var configs []experiment.Config
 			note := fmt.Sprintf("%s: search %d/%d trials finished", g, finished, len(ts))
 			if ok {
 				configs = seeds(fairConfig(opt, r, g, choice.Setting), opt.Seeds)

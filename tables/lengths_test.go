@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // TestLengthBins: the bins cover 22..960 without gaps.
@@ -26,7 +28,7 @@ func TestLengthBins(t *testing.T) {
 // TestStoredLengthsCached: a run's errors by length are computed once and
 // read back from lengths.json while the bins are the same.
 func TestStoredLengthsCached(t *testing.T) {
-	s := Store{Dir: t.TempDir()}
+	s := experiment.Store{Dir: t.TempDir()}
 	cfg := small()
 	if _, _, err := s.Run(context.Background(), cfg, nil); err != nil {
 		t.Fatal(err)
@@ -41,7 +43,7 @@ func TestStoredLengthsCached(t *testing.T) {
 		t.Fatalf("results %+v", first.Results)
 	}
 	path := filepath.Join(s.RunDir(cfg.Key()), LengthsFile)
-	os.Remove(filepath.Join(s.RunDir(cfg.Key()), ModelFile)) // a recomputation would now fail
+	os.Remove(filepath.Join(s.RunDir(cfg.Key()), experiment.ModelFile)) // a recomputation would now fail
 	again, err := sets.storedLengths(s, cfg, bins)
 	if err != nil || !reflect.DeepEqual(first, again) {
 		t.Fatalf("cached read: %v, %+v", err, again)
@@ -55,7 +57,7 @@ func TestStoredLengthsCached(t *testing.T) {
 // length, in either order.
 func TestProgrammedSource(t *testing.T) {
 	tab, _ := Grid("programmed", GridOptions{Seeds: 1})
-	src := &ProgrammedSource{}
+	src := &programmedSource{}
 	for _, row := range tab.Cells {
 		for _, cell := range row[:6] { // palindrome and anbn, n = 60, 480, 960
 			sum, err := src.Summary(cell.Configs[0])
@@ -68,7 +70,7 @@ func TestProgrammedSource(t *testing.T) {
 		}
 	}
 	sets := &lengthSets{}
-	le, err := sets.programmedLengths(tab.Cells[0][0].Configs[0], LengthBins(true))
+	le, err := src.lengths(sets, tab.Cells[0][0].Configs[0], LengthBins(true))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,19 +1,17 @@
-package experiment
+package tables
 
 import (
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 
-	"github.com/nspda/nspda/dataset"
-	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/internal/atomicfile"
 )
 
 // TestFairRecipeEveryModel: the fair recipe's learning options (Adam,
@@ -33,7 +31,7 @@ func TestFairRecipeEveryModel(t *testing.T) {
 				if err := c.Validate(); err != nil {
 					t.Fatal(err)
 				}
-				sum, err := Train(context.Background(), c, t.TempDir(), false, nil)
+				sum, err := experiment.Train(context.Background(), c, t.TempDir(), false, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -94,7 +92,7 @@ func TestFairResolvePhases(t *testing.T) {
 	}
 	// Finish the elman trials on anbn only, with made-up scores: trial 2
 	// is the better one.
-	store := Store{Dir: t.TempDir()}
+	store := experiment.Store{Dir: t.TempDir()}
 	for i, c := range fairTrials(opt, fairTestRows()[0], "anbn") {
 		fakeTrial(t, store, c, []float64{30, 10}[i], []float64{60, 70}[i])
 	}
@@ -118,81 +116,58 @@ func TestFairResolvePhases(t *testing.T) {
 
 // fakeTrial stores a finished run of c with the given training error and
 // select-split accuracy at its selected epoch.
-func fakeTrial(t *testing.T, s Store, c Config, trainErr, selectAcc float64) {
+func fakeTrial(t *testing.T, s experiment.Store, c experiment.Config, trainErr, selectAcc float64) {
 	t.Helper()
 	dir := s.RunDir(c.Key())
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJSON(filepath.Join(dir, ConfigFile), c); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(dir, experiment.ConfigFile), c); err != nil {
 		t.Fatal(err)
 	}
 	m := fmt.Sprintf("{\"epoch\":1,\"select_acc\":0}\n{\"epoch\":2,\"select_acc\":%g}\n", selectAcc)
-	if err := os.WriteFile(filepath.Join(dir, MetricsFile), []byte(m), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, experiment.MetricsFile), []byte(m), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeJSON(filepath.Join(dir, SummaryFile), Summary{Key: c.Key(), Config: c, Epochs: 2, SelectedEpoch: 2, TrainErrorPct: trainErr}); err != nil {
+	if err := atomicfile.WriteJSON(filepath.Join(dir, experiment.SummaryFile), experiment.Summary{Key: c.Key(), Config: c, Epochs: 2, SelectedEpoch: 2, TrainErrorPct: trainErr}); err != nil {
 		t.Fatal(err)
 	}
 }
 
-// TestFairSearchSeesNoTestSet: the search's trials never draw a test set,
-// and with the test sets corrupted (the first ten strings, labels flipped)
-// the search trains the same trials to the same metrics and weights and
-// selects the same settings; only the second phase's test errors see the
-// corruption.
+// TestFairSearchSeesNoTestSet: the search's trials have no test set (a run
+// without Tests draws none: experiment's TestTrainingSeesNoTestSet), and
+// the selection reads no test set: trials whose summaries carry test
+// results, the better trial's the worse, select the same setting.
 func TestFairSearchSeesNoTestSet(t *testing.T) {
 	opt := GridOptions{Seeds: 1, Quick: true}
-	orig := testSplit
-	defer func() { testSplit = orig }()
-	corrupt := func(lang *grammar.Language, name string, seed uint64) ([]dataset.Example, error) {
-		ex, err := orig(lang, name, seed)
-		ex = ex[:10]
-		for i := range ex {
-			ex[i].Label = 1 - ex[i].Label
-		}
-		return ex, err
-	}
-	type gen = func(*grammar.Language, string, uint64) ([]dataset.Example, error)
-	run := func(phase2 gen) (Store, *Table) {
-		store := Store{Dir: t.TempDir()}
-		tab := fairGrid(&Table{Name: "fair"}, opt, fairTestRows(), []string{"anbn"})
-		var drawn atomic.Int32
-		testSplit = func(*grammar.Language, string, uint64) ([]dataset.Example, error) {
-			drawn.Add(1)
-			return nil, errors.New("a search trial drew a test set")
-		}
-		if err := RunAll(context.Background(), store, tab.Configs(), 2, nil); err != nil || drawn.Load() != 0 {
-			t.Fatalf("search: %v, %d test sets drawn", err, drawn.Load())
+	tab := fairGrid(&Table{Name: "fair"}, opt, fairTestRows()[:1], []string{"anbn"})
+	var digests []string
+	for _, withTests := range []bool{false, true} {
+		store := experiment.Store{Dir: t.TempDir()}
+		for i, c := range fairTrials(opt, fairTestRows()[0], "anbn") {
+			if len(c.Tests) != 0 {
+				t.Fatalf("trial %d has test sets %v", i, c.Tests)
+			}
+			fakeTrial(t, store, c, []float64{30, 10}[i], []float64{60, 70}[i])
+			if withTests {
+				dir := store.RunDir(c.Key())
+				sum, err := experiment.ReadSummary(dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum.Sets = []evaluate.Result{{Name: "test60", Strings: 10, ErrorPct: []float64{0, 90}[i]}}
+				if err := atomicfile.WriteJSON(filepath.Join(dir, experiment.SummaryFile), sum); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 		res, err := Resolve(tab, StoreSource{store})
 		if err != nil || res.Pending() {
 			t.Fatalf("resolve: %v, pending %v", err, res.Pending())
 		}
-		testSplit = phase2
-		if err := RunAll(context.Background(), store, res.Configs(), 2, nil); err != nil {
-			t.Fatal(err)
-		}
-		return store, res
+		digests = append(digests, gridDigest(res.Configs()))
 	}
-	sa, a := run(orig)
-	sb, b := run(corrupt)
-	if gridDigest(a.Configs()) != gridDigest(b.Configs()) {
-		t.Fatal("the corrupted test sets changed the selected settings")
-	}
-	for _, c := range fairTestRows() {
-		for _, trial := range fairTrials(opt, c, "anbn") {
-			for _, f := range []string{MetricsFile, ModelFile} {
-				if !bytes.Equal(read(t, filepath.Join(sa.RunDir(trial.Key()), f)), read(t, filepath.Join(sb.RunDir(trial.Key()), f))) {
-					t.Errorf("%s trial %s: %s differs", c.label, trial.Key(), f)
-				}
-			}
-		}
-	}
-	for _, cfg := range b.Configs() {
-		sum, err := sb.Summary(cfg.Key())
-		if err != nil || sum == nil || len(sum.Sets) != 1 || sum.Sets[0].Strings != 10 {
-			t.Errorf("phase-2 run %s did not see the corrupted test set: %+v, %v", cfg.Key(), sum, err)
-		}
+	if digests[0] != digests[1] {
+		t.Error("the trials' test results changed the selected settings")
 	}
 }

@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"bytes"
@@ -8,19 +8,23 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // Source gives the summary of a configuration's run, or nil if it has not
 // finished.
 type Source interface {
-	Summary(cfg Config) (*Summary, error)
+	Summary(cfg experiment.Config) (*experiment.Summary, error)
 }
 
 // StoreSource reads summaries from a Store.
-type StoreSource struct{ Store Store }
+type StoreSource struct{ Store experiment.Store }
 
 // Summary returns the stored summary of cfg, nil if it is not finished.
-func (s StoreSource) Summary(cfg Config) (*Summary, error) { return s.Store.Summary(cfg.Key()) }
+func (s StoreSource) Summary(cfg experiment.Config) (*experiment.Summary, error) {
+	return s.Store.Summary(cfg.Key())
+}
 
 // CellResult is a cell's runs reduced to its metric.
 type CellResult struct {
@@ -243,38 +247,9 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 	fmt.Fprintf(&b, "Each cell: **ours** — mean ± sample sd [95%% confidence interval of the mean, Student's t] over the seeds "+
 		"(a convergence metric over converged runs only: otherwise \"k/n converged\" and their values), "+
 		"then **paper** — the paper's number as printed. Metric: %s.\n\n", metricNames(t))
-	b.WriteString("| |")
-	for _, c := range t.Columns {
-		fmt.Fprintf(&b, " %s |", c.Label)
-	}
-	b.WriteString("\n|---|")
-	for range t.Columns {
-		b.WriteString("---:|")
-	}
-	b.WriteString("\n")
-	for i, row := range t.Rows {
-		fmt.Fprintf(&b, "| %s |", row)
-		for _, r := range res[i] {
-			fmt.Fprintf(&b, " ours: %s<br>paper: %s |", r.Ours(), r.Paper())
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\nAt a glance: our mean · the paper's number (\"(f/n)\": f of n runs finished; \"–\": none yet).\n\n| |")
-	for _, c := range t.Columns {
-		fmt.Fprintf(&b, " %s |", c.Label)
-	}
-	b.WriteString("\n|---|")
-	for range t.Columns {
-		b.WriteString("---:|")
-	}
-	b.WriteString("\n")
-	for i, row := range t.Rows {
-		fmt.Fprintf(&b, "| %s |", row)
-		for _, r := range res[i] {
-			fmt.Fprintf(&b, " %s · %s |", r.Brief(), r.Paper())
-		}
-		b.WriteString("\n")
-	}
+	mdTable(&b, t, res, func(r CellResult) string { return "ours: " + r.Ours() + "<br>paper: " + r.Paper() })
+	b.WriteString("\nAt a glance: our mean · the paper's number (\"(f/n)\": f of n runs finished; \"–\": none yet).\n\n")
+	mdTable(&b, t, res, func(r CellResult) string { return r.Brief() + " · " + r.Paper() })
 	notes := tableNotes(t)
 	if len(notes) > 0 {
 		b.WriteString("\n")
@@ -289,6 +264,27 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 		}
 	}
 	return b.Bytes()
+}
+
+// mdTable writes the table's rows and columns as a Markdown table, each
+// cell's text made by cell.
+func mdTable(b *bytes.Buffer, t *Table, res [][]CellResult, cell func(CellResult) string) {
+	b.WriteString("| |")
+	for _, c := range t.Columns {
+		fmt.Fprintf(b, " %s |", c.Label)
+	}
+	b.WriteString("\n|---|")
+	for range t.Columns {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for i, row := range t.Rows {
+		fmt.Fprintf(b, "| %s |", row)
+		for _, r := range res[i] {
+			fmt.Fprintf(b, " %s |", cell(r))
+		}
+		b.WriteString("\n")
+	}
 }
 
 // mdCode puts the command of a provenance line in backquotes.

@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // MetricKind is what a table cell reads from a run's summary.
@@ -47,7 +49,7 @@ func (m Metric) Convergence() bool { return m.Kind == Epochs || m.Kind == Chars 
 
 // Value reads the metric from s; ok is false when s has none (not
 // converged, or the set was not evaluated).
-func (m Metric) Value(s *Summary) (v float64, ok bool) {
+func (m Metric) Value(s *experiment.Summary) (v float64, ok bool) {
 	switch m.Kind {
 	case Epochs:
 		return float64(s.Epochs), s.Converged
@@ -70,7 +72,7 @@ func (m Metric) Value(s *Summary) (v float64, ok bool) {
 }
 
 // Budget is what a run that did not converge spent: its epochs or characters.
-func (m Metric) Budget(s *Summary) float64 {
+func (m Metric) Budget(s *experiment.Summary) float64 {
 	if m.Kind == Chars {
 		return float64(s.Chars)
 	}

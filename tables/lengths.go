@@ -1,4 +1,4 @@
-package experiment
+package tables
 
 import (
 	"encoding/json"
@@ -10,7 +10,9 @@ import (
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/atomicfile"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
 )
@@ -86,7 +88,9 @@ func (ls *lengthSets) evaluate(net nn.Model, refine int, lang *grammar.Language,
 		if err != nil {
 			return nil, err
 		}
-		reserve(net, ex)
+		if r, ok := net.(nn.Reserver); ok {
+			r.Reserve(dataset.MaxLen(ex))
+		}
 		r, err := evaluate.Run(fmt.Sprintf("%d-%d", b.Min, b.Max), model.Classifier(net, refine), lang.PDA, ex)
 		if err != nil {
 			return nil, err
@@ -99,7 +103,7 @@ func (ls *lengthSets) evaluate(net nn.Model, refine int, lang *grammar.Language,
 // storedLengths evaluates the trained model of cfg's finished run on the
 // bins, or reads that evaluation from the run's lengths.json when it was made
 // with the same bins and test seed; a new evaluation is written there.
-func (ls *lengthSets) storedLengths(s Store, cfg Config, bins []LengthBin) (*LengthErrors, error) {
+func (ls *lengthSets) storedLengths(s experiment.Store, cfg experiment.Config, bins []LengthBin) (*LengthErrors, error) {
 	dir := s.RunDir(cfg.Key())
 	path := filepath.Join(dir, LengthsFile)
 	if b, err := os.ReadFile(path); err == nil {
@@ -108,7 +112,7 @@ func (ls *lengthSets) storedLengths(s Store, cfg Config, bins []LengthBin) (*Len
 			return &le, nil
 		}
 	}
-	net, refine, err := model.Load(filepath.Join(dir, ModelFile))
+	net, refine, err := model.Load(filepath.Join(dir, experiment.ModelFile))
 	if err != nil {
 		return nil, err
 	}
@@ -120,14 +124,5 @@ func (ls *lengthSets) storedLengths(s Store, cfg Config, bins []LengthBin) (*Len
 	if err != nil {
 		return nil, err
 	}
-	return le, writeJSON(path, le)
-}
-
-// programmedLengths evaluates cfg's programmed network on the bins.
-func (ls *lengthSets) programmedLengths(cfg Config, bins []LengthBin) (*LengthErrors, error) {
-	net, lang, err := programmedNet(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return ls.evaluate(net, cfg.Refine, lang, bins, cfg.TestSeed)
+	return le, atomicfile.WriteJSON(path, le)
 }

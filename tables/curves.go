@@ -1,12 +1,8 @@
-// Package curves draws learning curves from run directories' metrics.jsonl.
-package curves
+package tables
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -18,38 +14,12 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Point is one epoch of a run.
-type Point struct {
-	Epoch    int     `json:"epoch"`
-	TrainAcc float64 `json:"train_acc"`
-	ValidAcc float64 `json:"valid_acc"`
-	Loss     float64 `json:"loss"`
-}
-
-// Read returns the epochs recorded in dir's metrics.jsonl.
-func Read(dir string) ([]Point, error) {
-	f, err := os.Open(filepath.Join(dir, "metrics.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	var pts []Point
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		var p Point
-		if err := json.Unmarshal(sc.Bytes(), &p); err != nil {
-			return nil, fmt.Errorf("%s/metrics.jsonl:%d: %v", dir, n, err)
-		}
-		pts = append(pts, p)
-	}
-	return pts, sc.Err()
-}
-
-// Plot draws training accuracy against epoch, one line per run directory,
+// PlotCurves draws training accuracy against epoch, one line per run
+// directory (its metrics.jsonl),
 // labelled by the directory's base name, into out (.png or .svg), with
 // caption as the figure's title. out is written atomically: on any error,
 // an unsupported format or a full disk, it is left as it was.
-func Plot(out, caption string, dirs []string) error {
+func PlotCurves(out, caption string, dirs []string) error {
 	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(out), "."))
 	if format != "png" && format != "svg" {
 		return fmt.Errorf("%s: unsupported format %q: give a .png or .svg file", out, filepath.Ext(out))
@@ -61,7 +31,7 @@ func Plot(out, caption string, dirs []string) error {
 	p.Y.Min, p.Y.Max = 40, 100
 	p.Add(plotter.NewGrid())
 	for i, dir := range dirs {
-		pts, err := Read(dir)
+		pts, err := readMetrics(dir)
 		if err != nil {
 			return err
 		}
