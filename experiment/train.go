@@ -191,6 +191,9 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 			return nil, err
 		}
 	}
+	if err := model.CheckParams(spec, lang.PDA.Alphabet, opt); err != nil {
+		return nil, err
+	}
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
 	}

@@ -135,3 +135,28 @@ func TestTrainedModelsLoad(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainParamsBound: a model within the size bounds whose parameters
+// would be more than limits.Params (an NNPDA of 4096 units over 250
+// symbols: 10^12 parameters) is refused at once in one line, nothing
+// written; it used to die allocating them, with a stack trace.
+func TestTrainParamsBound(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 250 {
+		fmt.Fprintf(&b, "{\"string\": %q, \"label\": %d}\n", strings.Repeat(string(rune(0x100+i)), 3), i%2)
+	}
+	data := filepath.Join(dir, "wide.jsonl")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	start := time.Now()
+	_, errs, code := cli(t, "train", "--quiet", "--data", data, "--model", "nnpda", "--hidden", "4096", "--out", run)
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "parameters, more than the limit of 67108864") || time.Since(start) > 10*time.Second {
+		t.Errorf("exit %d after %v, stderr %q; want exit 1 naming the limit", code, time.Since(start), errs)
+	}
+	if _, err := os.Stat(run); err == nil {
+		t.Errorf("created %s", run)
+	}
+}
