@@ -123,6 +123,19 @@ func finished(dir string) (*Summary, error) {
 	return sum, nil
 }
 
+// newDirs returns dir and those of its parents that do not exist, deepest
+// first: the directories os.MkdirAll(dir) would create.
+func newDirs(dir string) []string {
+	var dirs []string
+	for d := filepath.Clean(dir); !exists(d); d = filepath.Dir(d) {
+		dirs = append(dirs, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return dirs
+}
+
 // removeTemps removes the temporary files of atomic writes that a killed
 // process left in dir (".NAME.tmp*", package atomicfile), for the files of
 // a run only.

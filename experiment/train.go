@@ -88,6 +88,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err != nil {
 		return nil, err
 	}
+	created := newDirs(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -98,6 +99,12 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 			return nil, err
 		}
 	} else if err := startFresh(dir, cfg, pin); err != nil {
+		// Nothing to resume (no config.json): remove what this call made.
+		os.Remove(filepath.Join(dir, GrammarFile))
+		removeTemps(dir)
+		for _, d := range created {
+			os.Remove(d) // only if empty
+		}
 		return nil, err
 	}
 	rec, err := newDirRecorder(dir, from, progress)
