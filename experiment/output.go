@@ -34,10 +34,18 @@ type ReportOptions struct {
 // and unless o.NoFigures NAME-curves, NAME-bars and NAME-lengths in PNG and
 // SVG; then it rewrites the directory's index. Runs not finished are shown
 // as such. It returns the files written, in order.
-func WriteReport(ctx context.Context, t *Table, s Store, o ReportOptions) ([]string, error) {
+func WriteReport(ctx context.Context, t *Table, s Store, o ReportOptions) (_ []string, err error) {
+	created := newDirs(o.Dir)
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil { // a failure before the first file (a full disk) leaves no empty directory
+			for _, d := range created {
+				os.Remove(d) // only if empty
+			}
+		}
+	}()
 	var src Source = StoreSource{s}
 	if t.Budgets != "" {
 		o.Provenance.Budgets = t.Budgets

@@ -12,10 +12,10 @@ import (
 	"testing"
 )
 
-// TestFailedStartLeavesNothing: a run that cannot write its first file
-// (here a file size limit of 0 bytes, as on a full disk) fails in one line
-// and leaves no directory behind, neither the run's nor the parents it
-// created; it used to leave them, empty. The command runs in a child
+// TestFailedStartLeavesNothing: a run, or repro's tables, that cannot write
+// a first file (here a file size limit of 0 bytes, as on a full disk) fails
+// in one line and leaves no directory behind, neither its own nor the
+// parents it created; they used to be left, empty. The command runs in a child
 // process (this test binary again) so that the limit is its own.
 func TestFailedStartLeavesNothing(t *testing.T) {
 	if args := os.Getenv("NSPDA_TEST_FSIZE0"); args != "" {
@@ -33,6 +33,7 @@ func TestFailedStartLeavesNothing(t *testing.T) {
 	for _, args := range [][]string{
 		{"train", "--model", "elman", "--max-epochs", "1", "--quiet", "--out", filepath.Join(dir, "a", "b", "run")},
 		{"train", "--model", "elman", "--max-epochs", "1", "--quiet", "--grammar", spec, "--out", filepath.Join(dir, "pinned")},
+		{"repro", "programmed", "--quick", "--store", filepath.Join(dir, "store"), "--out", filepath.Join(dir, "tables", "quick")},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestFailedStartLeavesNothing$")
 		cmd.Env = append(os.Environ(), "NSPDA_TEST_FSIZE0="+strings.Join(args, "\n"))
