@@ -48,7 +48,7 @@ func TestTrainBoundsExit2(t *testing.T) {
 	for _, args := range [][]string{
 		{"--lr", "NaN"}, {"--lr", "Inf"}, {"--lr", "-Inf"}, {"--hint-strength", "NaN"},
 		{"--model", "nnpda", "--noise", "NaN"}, {"--noise-scale", "NaN"}, {"--stage-noise", "NaN"},
-		{"--noise-scale", "-1"}, {"--noise-scale", "1e300"},
+		{"--noise-scale", "-1"}, {"--noise-scale", "1e300"}, {"--init-scale", "1e300"}, {"--init-scale", "-1"}, {"--init-scale", "NaN"},
 		{"--refine", "1000000000"}, {"--eval-refine", "1000000000"},
 		{"--model", "stack-rnn", "--stacks", "4097", "--hidden", "1"}, {"--model", "stack-rnn", "--stacks", "100000"},
 		{"--model", "stack-rnn", "--stacks", "65"},
