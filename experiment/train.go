@@ -80,11 +80,18 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		removeTemps(dir)
 		return finished(dir)
 	}
-	lang, pin, err := runLanguage(cfg, dir, resume)
+	read := cfg // cfg with its data files' paths as this process reads them
+	if resume {
+		var err error
+		if read, err = dataPaths(cfg, dir); err != nil {
+			return nil, err
+		}
+	}
+	lang, pin, err := runLanguage(read, dir, resume)
 	if err != nil {
 		return nil, err
 	}
-	setup, err := prepareWith(cfg, lang)
+	setup, err := prepareWith(read, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +108,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	} else if err := startFresh(dir, cfg, pin); err != nil {
 		// Nothing to resume (no config.json): remove what this call made.
 		os.Remove(filepath.Join(dir, GrammarFile))
+		os.Remove(filepath.Join(dir, DataFile))
 		removeTemps(dir)
 		for _, d := range created {
 			os.Remove(d) // only if empty
@@ -128,7 +136,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if res.Converged {
 		sum.CharsToConverge = &res.Chars
 	}
-	sets, err := tests(cfg, setup.lang)
+	sets, err := tests(read, setup.lang)
 	if err != nil {
 		return nil, err
 	}
