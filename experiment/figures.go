@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/train"
 )
 
@@ -111,7 +111,7 @@ func band(xs, lo, hi []float64, c color.Color) *plotter.Polygon {
 
 // readMetrics reads a run directory's metrics.jsonl.
 func readMetrics(dir string) ([]train.Metrics, error) {
-	b, err := os.ReadFile(filepath.Join(dir, MetricsFile))
+	b, err := limits.ReadFile(filepath.Join(dir, MetricsFile), "metrics file", limits.RunFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -474,7 +474,7 @@ func timingSeconds(path string, data []byte) (float64, error) {
 // openLines opens path for appending after keeping its first n lines, and
 // returns those lines.
 func openLines(path string, n int) (*os.File, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, "run file", limits.RunFileBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
 	}
