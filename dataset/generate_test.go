@@ -291,3 +291,28 @@ func BenchmarkGenerateTrain(b *testing.B) {
 		}
 	}
 }
+
+// TestGenerateBeyondSamplerLimit: a spec-file language whose sampler cannot
+// reach the asked lengths (its table would pass grammar.MaxSampleBits) says
+// so, naming the bound, rather than that the language has no member there
+// (a chain of 3000 states accepts a^3000).
+func TestGenerateBeyondSamplerLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("alphabet: [a, b]\nstart: q0\naccept: [q3000]\ntransitions:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "  - [q%d, a, any, q%d, push]\n", i, i+1)
+	}
+	lang, err := grammar.FromSpec("chain.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Generate(lang, Spec{Split: "s", Positives: 1, Negatives: 1, MinLen: 3000, MaxLen: 3000}, 1, nil)
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 268435456") || strings.Contains(err.Error(), "has no member") {
+		t.Errorf("error %v; want the sampler's bound named", err)
+	}
+	// Within the bound, no member is still no member.
+	_, err = Generate(lang, Spec{Split: "s", Positives: 1, Negatives: 1, MinLen: 5, MaxLen: 6}, 1, nil)
+	if err == nil || err.Error() != "language chain has no member of length 5..6" {
+		t.Errorf("error %v", err)
+	}
+}
