@@ -182,6 +182,11 @@ func (g *generator) positives() ([]string, error) {
 func (g *generator) checkPositives(pos []string, found bool) error {
 	span := fmt.Sprintf("%d..%d", g.spec.MinLen, g.spec.MaxLen)
 	if !found {
+		if g.lang.SampleLimit != nil {
+			if err := g.lang.SampleLimit(g.spec.MaxLen); err != nil {
+				return fmt.Errorf("language %s: found no member of length %s: %v", g.lang.Name, span, err)
+			}
+		}
 		return fmt.Errorf("language %s has no member of length %s", g.lang.Name, span)
 	}
 	if len(pos) == 0 {

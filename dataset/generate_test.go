@@ -188,8 +188,9 @@ func TestGenerateErrors(t *testing.T) {
 		{nil, good, "no language given"},
 		{noRec, good, "language anbn has no recognizer"},
 		{noSample, good, "language anbn has no sampler"},
-		{anbn(), with(func(s *Spec) { s.Positives = -1 }), `split "s": positives -1 out of range 0..4194304`},
-		{anbn(), with(func(s *Spec) { s.Negatives = MaxExamples + 1 }), `split "s": negatives 4194305 out of range 0..4194304`},
+		{anbn(), with(func(s *Spec) { s.Positives = -1 }), `split "s": positives -1 out of range 0..1048576`},
+		{anbn(), with(func(s *Spec) { s.Negatives = MaxExamples + 1 }), `split "s": negatives 1048577 out of range 0..1048576`},
+		{anbn(), with(func(s *Spec) { s.Positives, s.Negatives = MaxExamples/2+1, MaxExamples/2 }), `split "s": positives + negatives = 1048577 is more than the limit of 1048576`},
 		{anbn(), with(func(s *Spec) { s.Positives = 0 }), `split "s": negatives take their lengths from positives, so positives must be at least 1`},
 		{anbn(), with(func(s *Spec) { s.MinLen = 0 }), `split "s": minimum length 0 out of range 1..65536`},
 		{anbn(), with(func(s *Spec) { s.MaxLen = 0 }), `split "s": maximum length 0 out of range 1..65536`},
@@ -288,5 +289,30 @@ func BenchmarkGenerateTrain(b *testing.B) {
 		if _, err := GenerateSplit(lang, "train", 1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestGenerateBeyondSamplerLimit: a spec-file language whose sampler cannot
+// reach the asked lengths (its table would pass grammar.MaxSampleBits) says
+// so, naming the bound, rather than that the language has no member there
+// (a chain of 3000 states accepts a^3000).
+func TestGenerateBeyondSamplerLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("alphabet: [a, b]\nstart: q0\naccept: [q3000]\ntransitions:\n")
+	for i := range 3000 {
+		fmt.Fprintf(&b, "  - [q%d, a, any, q%d, push]\n", i, i+1)
+	}
+	lang, err := grammar.FromSpec("chain.yaml", []byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Generate(lang, Spec{Split: "s", Positives: 1, Negatives: 1, MinLen: 3000, MaxLen: 3000}, 1, nil)
+	if err == nil || !strings.Contains(err.Error(), "more than the limit of 268435456") || strings.Contains(err.Error(), "has no member") {
+		t.Errorf("error %v; want the sampler's bound named", err)
+	}
+	// Within the bound, no member is still no member.
+	_, err = Generate(lang, Spec{Split: "s", Positives: 1, Negatives: 1, MinLen: 5, MaxLen: 6}, 1, nil)
+	if err == nil || err.Error() != "language chain has no member of length 5..6" {
+		t.Errorf("error %v", err)
 	}
 }

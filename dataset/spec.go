@@ -3,6 +3,8 @@ package dataset
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // Example is one labelled string, a line of a JSONL file.
@@ -18,10 +20,11 @@ const (
 )
 
 // Limits on a Spec, far beyond the paper's, that keep a mistyped number from
-// exhausting memory.
+// exhausting memory: those of package limits, so that every split generate
+// writes is a file ReadJSONL reads.
 const (
-	MaxExamples = 1 << 22 // most positives, and most negatives, in one split
-	MaxLength   = 1 << 16 // longest string
+	MaxExamples = limits.Strings   // most positives and negatives, together, in one split
+	MaxLength   = limits.StringLen // longest string
 )
 
 // Spec says what one split holds. The zero value is not valid; start from
@@ -74,6 +77,8 @@ func (s Spec) Validate() error {
 		return fmt.Errorf("split %q: positives %d out of range 0..%d", s.Split, s.Positives, MaxExamples)
 	case s.Negatives < 0 || s.Negatives > MaxExamples:
 		return fmt.Errorf("split %q: negatives %d out of range 0..%d", s.Split, s.Negatives, MaxExamples)
+	case s.Positives+s.Negatives > MaxExamples:
+		return fmt.Errorf("split %q: positives + negatives = %d is more than the limit of %d", s.Split, s.Positives+s.Negatives, MaxExamples)
 	case s.Positives == 0 && s.Negatives > 0:
 		return fmt.Errorf("split %q: negatives take their lengths from positives, so positives must be at least 1", s.Split)
 	case s.MinLen < 1 || s.MinLen > MaxLength:

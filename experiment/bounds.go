@@ -25,6 +25,9 @@ func (c Config) checkBounds() error {
 	if c.HintH > MaxHintStrength {
 		return fmt.Errorf("hint-strength must be at most %g, not %g", float64(MaxHintStrength), c.HintH)
 	}
+	if c.InitScale > MaxInitScale {
+		return fmt.Errorf("init-scale must be at most %g, not %g", float64(MaxInitScale), c.InitScale)
+	}
 	if err := limits.Sizes(c.Hidden, c.Stacks); err != nil {
 		return err
 	}
@@ -43,10 +46,12 @@ func (c Config) checkBounds() error {
 	return nil
 }
 
-// Bounds on the real-valued settings: the noise regularizer's β and the
-// programmed hint weights' H. Both are far above any value that trains (β =
-// 0.2, H = 1 to 6) and low enough that the weights they set stay finite.
+// Bounds on the real-valued settings: the noise regularizer's β, the
+// programmed hint weights' H and the factor on the initial weights. All are
+// far above any value that trains (β = 0.2, H = 1 to 6, init-scale about 1)
+// and low enough that the weights they set stay finite.
 const (
 	MaxNoiseScale   = 10
 	MaxHintStrength = 1000
+	MaxInitScale    = 1000
 )

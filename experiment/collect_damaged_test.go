@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nspda/nspda/internal/atomicfile"
 )
@@ -47,5 +48,25 @@ func TestCollectDamagedRun(t *testing.T) {
 	_, err = Store{Dir: s3}.Summary(filepath.Base(bad))
 	if err == nil || !strings.Contains(err.Error(), "remove "+bad) {
 		t.Errorf("Summary of the damaged run: %v, want how to recover", err)
+	}
+}
+
+// TestCollectHugeSummary: a summary.json of more than limits.RunFileBytes
+// (here a sparse file of 2 GiB) is refused unread and skipped like any
+// damaged run; it used to be read whole (2 GB of memory, 7 s, for each).
+func TestCollectHugeSummary(t *testing.T) {
+	root := t.TempDir()
+	from, store := filepath.Join(root, "from"), filepath.Join(root, "store")
+	cfg := Defaults()
+	fakeRun(t, from, cfg)
+	cfg.Seed = 2
+	huge := fakeRun(t, from, cfg)
+	if err := os.Truncate(filepath.Join(huge, SummaryFile), 2<<30); err != nil {
+		t.Skip("cannot make a sparse file here:", err)
+	}
+	start := time.Now()
+	rep, err := Store{Dir: store}.Collect(from)
+	if err != nil || rep.Copied != 1 || len(rep.Failed) != 1 || !strings.Contains(rep.Failed[0].Error(), "more than the limit") || time.Since(start) > 2*time.Second {
+		t.Errorf("Collect: %+v, %v after %v; want 1 copied and the huge summary refused at once", rep, err, time.Since(start))
 	}
 }

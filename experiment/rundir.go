@@ -1,8 +1,12 @@
 package experiment
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -20,12 +24,26 @@ import (
 // of the file config.json names. Runs on built-in grammars have none.
 const GrammarFile = "grammar.yaml"
 
+// DataFile records, for a run on data files (Config.Data), the directory
+// their paths in config.json are relative to and each file's SHA-256, so
+// that a resumed run reads the same files from any working directory and
+// refuses files changed since it started (data files can be large: they
+// are checked, not copied). Runs on grammars have none.
+const DataFile = "data.json"
+
+// dataRecord is the content of DataFile.
+type dataRecord struct {
+	Dir    string            `json:"dir"`    // working directory when the run started
+	SHA256 map[string]string `json:"sha256"` // by path as config.json gives it
+}
+
 // RunStatus is how far the run in a directory has got, as Train with resume
 // would find it.
 type RunStatus struct {
 	Finished bool   // summary.json exists: resuming returns it, training nothing
 	Epoch    int    // epochs the checkpoint holds; 0: a resume starts from the beginning
 	Grammar  string // the run's pinned copy of its PDA spec, "" if none
+	DataDir  string // for a run on data files: the directory their relative paths are read from
 }
 
 // Status reports how far the run in dir has got; an error if dir holds no
@@ -41,6 +59,12 @@ func Status(dir string) (RunStatus, error) {
 	}
 	if p := filepath.Join(dir, GrammarFile); exists(p) {
 		st.Grammar = p
+	}
+	if b, err := limits.ReadFile(filepath.Join(dir, DataFile), "data record", limits.RunFileBytes); err == nil {
+		var rec dataRecord
+		if json.Unmarshal(b, &rec) == nil {
+			st.DataDir = rec.Dir
+		}
 	}
 	cp, err := readCheckpoint(dir)
 	if err != nil {
@@ -99,13 +123,28 @@ func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, p
 // an old finished run and a new partial one, then writes the pinned spec
 // (if any) and config.json.
 func startFresh(dir string, cfg Config, pin []byte) error {
-	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, GrammarFile} {
+	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, GrammarFile, DataFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
 	if pin != nil {
 		if err := atomicfile.WriteFile(filepath.Join(dir, GrammarFile), pin); err != nil {
+			return err
+		}
+	}
+	if cfg.Data != "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		rec := dataRecord{Dir: wd, SHA256: map[string]string{}}
+		for _, f := range cfg.dataFiles() {
+			if rec.SHA256[f], err = fileSHA256(f); err != nil {
+				return err
+			}
+		}
+		if err := atomicfile.WriteJSON(filepath.Join(dir, DataFile), &rec); err != nil {
 			return err
 		}
 	}
@@ -127,7 +166,7 @@ func finished(dir string) (*Summary, error) {
 // process left in dir (".NAME.tmp*", package atomicfile), for the files of
 // a run only.
 func removeTemps(dir string) {
-	for _, f := range []string{ConfigFile, MetricsFile, TimingFile, CheckpointFile, ModelFile, SummaryFile, GrammarFile} {
+	for _, f := range []string{ConfigFile, MetricsFile, TimingFile, CheckpointFile, ModelFile, SummaryFile, GrammarFile, DataFile} {
 		matches, _ := filepath.Glob(filepath.Join(dir, "."+f+".tmp*"))
 		for _, m := range matches {
 			if strings.HasPrefix(filepath.Base(m), "."+f+".tmp") {
@@ -140,4 +179,80 @@ func removeTemps(dir string) {
 // checkpointError words a checkpoint that cannot be decoded.
 func checkpointError(path string, err error) error {
 	return fmt.Errorf("cannot resume: %s: %s (remove the run directory to start over)", path, jsonerr.Text(err))
+}
+
+// dataPaths returns cfg with the paths of its data files as a resumed run
+// in dir reads them: relative ones joined to the directory the run started
+// in (DataFile), each checked against the SHA-256 it had then. A run
+// without the record (of an earlier version) reads them as given. Only the
+// reading changes: config.json, the key and the summary keep the paths as
+// given.
+func dataPaths(cfg Config, dir string) (Config, error) {
+	if cfg.Data == "" {
+		return cfg, nil
+	}
+	b, err := limits.ReadFile(filepath.Join(dir, DataFile), "data record", limits.RunFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cfg, nil
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("cannot resume: %v", err)
+	}
+	var rec dataRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return cfg, fmt.Errorf("cannot resume: %s: %s (remove the run directory to start over)", filepath.Join(dir, DataFile), jsonerr.Text(err))
+	}
+	resolve := func(p string) (string, error) {
+		if p == "" {
+			return p, nil
+		}
+		q := p
+		if !filepath.IsAbs(q) && rec.Dir != "" {
+			q = filepath.Join(rec.Dir, q)
+		}
+		sum, err := fileSHA256(q)
+		if err != nil {
+			return "", fmt.Errorf("cannot resume: %v", err)
+		}
+		if want, ok := rec.SHA256[p]; ok && sum != want {
+			return "", fmt.Errorf("cannot resume: %s has changed since the run started; restore it, or train again without --resume", q)
+		}
+		return q, nil
+	}
+	if cfg.Data, err = resolve(cfg.Data); err != nil {
+		return cfg, err
+	}
+	if cfg.ValidData, err = resolve(cfg.ValidData); err != nil {
+		return cfg, err
+	}
+	if cfg.SelectData, err = resolve(cfg.SelectData); err != nil {
+		return cfg, err
+	}
+	tests := make([]string, len(cfg.TestData))
+	for i, p := range cfg.TestData {
+		if tests[i], err = resolve(p); err != nil {
+			return cfg, err
+		}
+	}
+	cfg.TestData = tests
+	return cfg, nil
+}
+
+// fileSHA256 is the hex SHA-256 of the file at path, read within the bound
+// on data files.
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, limits.DataBytes+1))
+	if err != nil {
+		return "", err
+	}
+	if n > limits.DataBytes {
+		return "", fmt.Errorf("%s: data file of more than %d bytes is more than the limit", path, int64(limits.DataBytes))
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

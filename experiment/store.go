@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/nspda/nspda/internal/jsonerr"
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // Store is a results directory holding one run directory per configuration,
@@ -85,7 +86,7 @@ func (s Store) Summary(key string) (*Summary, error) {
 // configuration's.
 func ReadSummary(dir string) (*Summary, error) {
 	path := filepath.Join(dir, SummaryFile)
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "summary", limits.RunFileBytes)
 	if err != nil {
 		return nil, err
 	}

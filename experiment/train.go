@@ -80,14 +80,22 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		removeTemps(dir)
 		return finished(dir)
 	}
-	lang, pin, err := runLanguage(cfg, dir, resume)
+	read := cfg // cfg with its data files' paths as this process reads them
+	if resume {
+		var err error
+		if read, err = dataPaths(cfg, dir); err != nil {
+			return nil, err
+		}
+	}
+	lang, pin, err := runLanguage(read, dir, resume)
 	if err != nil {
 		return nil, err
 	}
-	setup, err := prepareWith(cfg, lang)
+	setup, err := prepareWith(read, lang)
 	if err != nil {
 		return nil, err
 	}
+	created := atomicfile.NewDirs(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -98,6 +106,11 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 			return nil, err
 		}
 	} else if err := startFresh(dir, cfg, pin); err != nil {
+		// Nothing to resume (no config.json): remove what this call made.
+		os.Remove(filepath.Join(dir, GrammarFile))
+		os.Remove(filepath.Join(dir, DataFile))
+		removeTemps(dir)
+		atomicfile.RemoveEmpty(created)
 		return nil, err
 	}
 	rec, err := newDirRecorder(dir, from, progress)
@@ -121,7 +134,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if res.Converged {
 		sum.CharsToConverge = &res.Chars
 	}
-	sets, err := tests(cfg, setup.lang)
+	sets, err := tests(read, setup.lang)
 	if err != nil {
 		return nil, err
 	}
@@ -190,6 +203,9 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		if err := s.size(spec, cfg, &opt, initRng, hints); err != nil {
 			return nil, err
 		}
+	}
+	if err := model.CheckParams(spec, lang.PDA.Alphabet, opt); err != nil {
+		return nil, err
 	}
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
@@ -447,7 +463,7 @@ func timingSeconds(path string, data []byte) (float64, error) {
 // openLines opens path for appending after keeping its first n lines, and
 // returns those lines.
 func openLines(path string, n int) (*os.File, []byte, error) {
-	data, err := os.ReadFile(path)
+	data, err := limits.ReadFile(path, "run file", limits.RunFileBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, err
 	}

@@ -23,4 +23,10 @@ type Language struct {
 	// none was found within its search budget). It must be deterministic
 	// given the state of rng.
 	Sample func(rng *rand.Rand, n int) (string, bool)
+
+	// SampleLimit, if set, says why Sample cannot sample strings of
+	// length n (an error naming the bound), or nil if it can: a spec-file
+	// language's sampler gives up beyond MaxSampleBits, which is not the
+	// same as having no member.
+	SampleLimit func(n int) error
 }

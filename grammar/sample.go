@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"sync"
 )
@@ -58,6 +59,19 @@ func NewSampler(p *PDA) func(rng *rand.Rand, n int) (string, bool) {
 		}
 		return "", false
 	}
+}
+
+// SampleLimit reports, naming the bound, why a NewSampler sampler of p
+// cannot sample strings of length n (its feasibility table would be larger
+// than MaxSampleBits, or n is more than 2^16), or nil if it can.
+func SampleLimit(p *PDA, n int) error {
+	if n > 1<<16 {
+		return fmt.Errorf("strings of length %d are longer than the sampler's limit of %d", n, 1<<16)
+	}
+	if b := tableBits(p, n); b > MaxSampleBits {
+		return fmt.Errorf("sampling strings of length %d of a PDA of %d states and %d symbols needs a table of %d bits, more than the limit of %d", n, p.M(), p.L(), b, MaxSampleBits)
+	}
+	return nil
 }
 
 // tableBits is the size of the feasibility table of p up to length n, for

@@ -136,6 +136,7 @@ func FromSpec(path string, data []byte) (*Language, error) {
 		PDA:         p,
 		Recognize:   p.Accepts,
 		Sample:      NewSampler(p),
+		SampleLimit: func(n int) error { return SampleLimit(p, n) },
 	}, nil
 }
 

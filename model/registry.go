@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/nspda/nspda/internal/jsonerr"
@@ -201,10 +202,57 @@ func checkSizes(config json.RawMessage, nparams, refine int) error {
 	if err := limits.Check("eval_refine", refine, limits.Refine); err != nil {
 		return err
 	}
+	if err := limits.Check("parameters", nparams, limits.Params); err != nil {
+		return err
+	}
 	// Both are bounded by 2^12, so the product cannot overflow; sizes of 0
 	// are the model's Load to refuse.
 	if need := sz.Hidden * max(sz.Stacks, 1); need > nparams {
 		return fmt.Errorf("config hidden = %d, stacks = %d needs at least %d parameters, the file has %d", sz.Hidden, sz.Stacks, need, nparams)
 	}
 	return nil
+}
+
+// CheckParams refuses, before it is allocated, a model of spec over alphabet
+// with opt whose parameters would be more than limits.Params (the NSPDA
+// checks its own shape; the other models' parameters grow as J², times a
+// power of the alphabet for the higher-order ones, so that sizes within
+// limits.Sizes can still ask for terabytes). The count is exact: every
+// model's parameter count is a polynomial of degree at most 2 in its hidden
+// units, read off small models of 1, 2 and 3 units. With opt.Hidden = 0
+// (the model's default size, at most 40 units) there is nothing to check.
+func CheckParams(spec nn.Spec, alphabet []rune, opt nn.Options) error {
+	if opt.Hidden <= 0 || spec.Name == "nspda" {
+		return nil
+	}
+	n, err := paramCount(spec, alphabet, opt)
+	if err != nil {
+		return nil // the model's New reports what cannot be built
+	}
+	if n > limits.Params {
+		return fmt.Errorf("%s with %d hidden units over %d symbols has %d parameters, more than the limit of %d", spec.Name, opt.Hidden, len(alphabet), n, limits.Params)
+	}
+	return nil
+}
+
+// paramCount is the number of parameters of spec.New(alphabet, opt), from
+// the counts c1, c2, c3 at 1, 2 and 3 hidden units: c(J) = a + bJ + cJ².
+func paramCount(spec nn.Spec, alphabet []rune, opt nn.Options) (int, error) {
+	var c [4]int
+	for j := 1; j <= 3; j++ {
+		small := opt
+		small.Hidden = j
+		m, err := spec.New(alphabet, small, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			return 0, err
+		}
+		c[j] = len(m.Params())
+	}
+	// With c(J) = a + bJ + cJ²: q1 = c2 - c1 = b + 3c, q2 = c3 - 2c2 + c1
+	// = 2c, and c(J) = c1 + (J-1)·q1 + (J-1)(J-2)/2·q2. J is at most
+	// limits.Units and the coefficients at most about limits.Alphabet², so
+	// nothing overflows.
+	q1, q2 := c[2]-c[1], c[3]-2*c[2]+c[1]
+	J := opt.Hidden
+	return c[1] + (J-1)*q1 + (J-1)*(J-2)/2*q2, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image/color"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -20,6 +19,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/train"
 )
 
@@ -113,7 +113,7 @@ func band(xs, lo, hi []float64, c color.Color) *plotter.Polygon {
 // readMetrics reads a run directory's metrics.jsonl.
 func readMetrics(dir string) ([]train.Metrics, error) {
 	path := filepath.Join(dir, experiment.MetricsFile)
-	b, err := os.ReadFile(path)
+	b, err := limits.ReadFile(path, "metrics file", limits.RunFileBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package tables
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -13,6 +12,7 @@ import (
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
 )
@@ -106,7 +106,7 @@ func (ls *lengthSets) evaluate(net nn.Model, refine int, lang *grammar.Language,
 func (ls *lengthSets) storedLengths(s experiment.Store, cfg experiment.Config, bins []LengthBin) (*LengthErrors, error) {
 	dir := s.RunDir(cfg.Key())
 	path := filepath.Join(dir, LengthsFile)
-	if b, err := os.ReadFile(path); err == nil {
+	if b, err := limits.ReadFile(path, "lengths file", limits.RunFileBytes); err == nil {
 		var le LengthErrors
 		if json.Unmarshal(b, &le) == nil && slices.Equal(le.Bins, bins) && le.TestSeed == cfg.TestSeed && len(le.Results) == len(bins) {
 			return &le, nil

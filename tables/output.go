@@ -35,10 +35,16 @@ type ReportOptions struct {
 // NAME-bars, NAME-lengths) in PNG and SVG; then it rewrites the directory's
 // index. Runs not finished are shown as such. It returns the files written,
 // in order.
-func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOptions) ([]string, error) {
+func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOptions) (_ []string, err error) {
+	created := atomicfile.NewDirs(o.Dir)
 	if err := os.MkdirAll(o.Dir, 0o755); err != nil {
 		return nil, err
 	}
+	defer func() {
+		if err != nil { // a failure before the first file (a full disk) leaves no empty directory
+			atomicfile.RemoveEmpty(created)
+		}
+	}()
 	var src reportSource = StoreSource{s}
 	if t.Budgets != "" {
 		o.Provenance.Budgets = t.Budgets

@@ -48,7 +48,7 @@ func TestTrainBoundsExit2(t *testing.T) {
 	for _, args := range [][]string{
 		{"--lr", "NaN"}, {"--lr", "Inf"}, {"--lr", "-Inf"}, {"--hint-strength", "NaN"},
 		{"--model", "nnpda", "--noise", "NaN"}, {"--noise-scale", "NaN"}, {"--stage-noise", "NaN"},
-		{"--noise-scale", "-1"}, {"--noise-scale", "1e300"},
+		{"--noise-scale", "-1"}, {"--noise-scale", "1e300"}, {"--init-scale", "1e300"}, {"--init-scale", "-1"}, {"--init-scale", "NaN"},
 		{"--refine", "1000000000"}, {"--eval-refine", "1000000000"},
 		{"--model", "stack-rnn", "--stacks", "4097", "--hidden", "1"}, {"--model", "stack-rnn", "--stacks", "100000"},
 		{"--model", "stack-rnn", "--stacks", "65"},
@@ -133,5 +133,30 @@ func TestTrainedModelsLoad(t *testing.T) {
 		if _, errs, code := cli(t, "classify", "--model", filepath.Join(dir, "model.json"), "ab"); code != 0 {
 			t.Errorf("%+v: classify: %s", c, errs)
 		}
+	}
+}
+
+// TestTrainParamsBound: a model within the size bounds whose parameters
+// would be more than limits.Params (an NNPDA of 4096 units over 250
+// symbols: 10^12 parameters) is refused at once in one line, nothing
+// written; it used to die allocating them, with a stack trace.
+func TestTrainParamsBound(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range 250 {
+		fmt.Fprintf(&b, "{\"string\": %q, \"label\": %d}\n", strings.Repeat(string(rune(0x100+i)), 3), i%2)
+	}
+	data := filepath.Join(dir, "wide.jsonl")
+	if err := os.WriteFile(data, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run")
+	start := time.Now()
+	_, errs, code := cli(t, "train", "--quiet", "--data", data, "--model", "nnpda", "--hidden", "4096", "--out", run)
+	if code != 1 || strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "parameters, more than the limit of 67108864") || time.Since(start) > 10*time.Second {
+		t.Errorf("exit %d after %v, stderr %q; want exit 1 naming the limit", code, time.Since(start), errs)
+	}
+	if _, err := os.Stat(run); err == nil {
+		t.Errorf("created %s", run)
 	}
 }

@@ -56,6 +56,9 @@ dot is on PATH, beside it the same name with .svg.`,
 			if maxLen < 0 {
 				return usagef("--max-len must be at least 0")
 			}
+			if err := limits.Check("--max-len", maxLen, limits.StringLen); err != nil {
+				return usageError{err}
+			}
 			if maxStates < 1 || maxStates > maxExplore {
 				return usagef("--max-states must be between 1 and %d", maxExplore)
 			}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestExtractCLI: extract(program(dyck2)) writes a PDA file the other
@@ -91,5 +92,24 @@ func TestExtractTopAcceptance(t *testing.T) {
 	data, _ = os.ReadFile(rep)
 	if err := json.Unmarshal(data, &r); err != nil || r.OK || !strings.Contains(string(data), `"explored_states": 2`) {
 		t.Errorf("partial report %s: %v", data, err)
+	}
+}
+
+// TestExtractMaxLenBound: --max-len beyond the longest string any command
+// reads (limits.StringLen) is refused at once, whatever the alphabet. It
+// used to count 10^9 powers before refusing (more than 30 s), and over one
+// symbol to walk strings of 6·10^7 symbols: out of memory, a stack trace.
+func TestExtractMaxLenBound(t *testing.T) {
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "a.yaml")
+	if err := os.WriteFile(spec, []byte("alphabet: [a]\nstart: q0\naccept: [q1]\ntransitions:\n  - [q0, a, any, q1, push]\n  - [q1, a, any, q1, push]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ model, maxLen string }{{programmed(t, "anbn"), "1000000000"}, {programmed(t, spec), "60000000"}} {
+		start := time.Now()
+		_, errs, code := cli(t, "extract", "--model", c.model, "--out", filepath.Join(dir, "p.yaml"), "--max-len", c.maxLen)
+		if code != 2 || !strings.Contains(errs, "more than the limit of 65536") || time.Since(start) > 5*time.Second {
+			t.Errorf("--max-len %s: exit %d after %v, stderr %q", c.maxLen, code, time.Since(start), errs)
+		}
 	}
 }

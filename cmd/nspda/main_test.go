@@ -33,6 +33,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"generate", "--grammar", "anbn", "--max-len", "100000000", "--out", "x"},
 		{"generate", "--grammar", "anbn", "--min-len", "9", "--max-len", "4", "--out", "x"},
 		{"generate", "--grammar", "anbn", "--positives", "-1", "--out", "x"},
+		// More strings than ReadJSONL reads back (limits.Strings).
+		{"generate", "--grammar", "anbn", "--positives", "600000", "--negatives", "600000", "--out", "x"},
 	} {
 		_, errs, code := cli(t, args...)
 		if code != 2 || !strings.HasPrefix(errs, "nspda: ") || strings.Count(errs, "\n") != 1 {

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/internal/limits"
 )
 
 // reproFlags are the settings of `nspda repro`.
@@ -158,6 +159,8 @@ func (f *reproFlags) check(cmd *cobra.Command) error {
 	switch {
 	case f.seeds < 1:
 		return usagef("--seeds must be at least 1")
+	case f.seeds > limits.Seeds:
+		return usageError{limits.Check("--seeds", f.seeds, limits.Seeds)}
 	case f.workers < 1:
 		return usagef("--workers must be at least 1")
 	case f.plan != "" && f.emitSlurm != "":

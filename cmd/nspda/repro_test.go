@@ -231,6 +231,11 @@ func TestReproUsage(t *testing.T) {
 	}
 	dir := t.TempDir()
 	plan := filepath.Join(dir, "plan.jsonl")
+	// --seeds is bounded (limits.Seeds): 10^9 used to run out of memory
+	// building the grid, with a stack trace.
+	if _, errs, code := cli(t, "repro", "noise", "--quick", "--seeds", "1001", "--plan", plan); code != 2 || !strings.Contains(errs, "more than the limit of 1000") {
+		t.Errorf("--seeds 1001: exit %d, stderr %q", code, errs)
+	}
 	cli(t, "repro", "noise", "--quick", "--plan", plan)
 	if _, errs, code := cli(t, "run", "--plan", plan, "--index", "16"); code != 1 || !strings.Contains(errs, "no index 16") {
 		t.Errorf("index out of range: exit %d, %q", code, errs)

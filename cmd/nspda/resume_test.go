@@ -114,3 +114,47 @@ func TestInterruptNamesResume(t *testing.T) {
 		t.Errorf("exit %d, stderr %q", code, e.String())
 	}
 }
+
+// TestResumeDataFromAnotherDir: a run on data files given by relative
+// paths resumes from another working directory (it used to fail: "open
+// tr.jsonl: no such file or directory") and refuses a data file changed
+// since it started rather than train on other data.
+func TestResumeDataFromAnotherDir(t *testing.T) {
+	dataDir := t.TempDir()
+	t.Chdir(dataDir)
+	for _, c := range [][2]string{{"train", "tr.jsonl"}, {"test60", "te.jsonl"}} {
+		if _, errs, code := cli(t, "generate", "--grammar", "anbn", "--split", c[0], "--positives", "20", "--negatives", "20", "--out", c[1]); code != 0 {
+			t.Fatal(errs)
+		}
+	}
+	cfg, err := experiment.Recipe("data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Grammar, cfg.Data, cfg.TestData, cfg.Tests = "", "tr.jsonl", []string{"te.jsonl"}, nil
+	cfg.Model, cfg.Hidden, cfg.Patience, cfg.Restarts, cfg.MaxEpochs = "elman", 4, 0, 0, 3
+	cfg.SoftStack, cfg.SoftAlternate = false, false
+	dir := interrupted(t, cfg)
+	t.Chdir(t.TempDir())
+	out, errs, code := cli(t, "train", "--resume", dir, "--quiet")
+	if code != 0 || !strings.Contains(out, "relative paths read from "+dataDir) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if sum, err := experiment.ReadSummary(dir); err != nil || sum.Config.Data != "tr.jsonl" || sum.Key != cfg.Key() {
+		t.Fatalf("summary %+v, %v; want the run's own config and key", sum, err)
+	}
+	// Changed between kill and resume: refused, not trained on.
+	dir = interrupted(t, withDir(cfg, dataDir))
+	os.WriteFile(filepath.Join(dataDir, "tr.jsonl"), []byte(`{"string": "ab", "label": 1}`+"\n"), 0o644)
+	_, errs, code = cli(t, "train", "--resume", dir, "--quiet")
+	if code != 1 || !strings.Contains(errs, "has changed since the run started") {
+		t.Errorf("edited data: exit %d, stderr %q", code, errs)
+	}
+}
+
+// withDir is cfg with its data paths made absolute under dir.
+func withDir(cfg experiment.Config, dir string) experiment.Config {
+	cfg.Data = filepath.Join(dir, cfg.Data)
+	cfg.TestData = []string{filepath.Join(dir, cfg.TestData[0])}
+	return cfg
+}

@@ -292,7 +292,8 @@ func newProgress(w io.Writer, maxEpochs int) (p experiment.Progress, done func()
 
 // sayResume tells what --resume will do with the run in dir: nothing for a
 // finished run, else the epoch it continues from and, for a PDA file, that
-// it trains on the run's own copy of the spec.
+// it trains on the run's own copy of the spec; for data files, where it
+// reads them from.
 func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 	st, err := experiment.Status(dir)
 	if err != nil {
@@ -309,6 +310,9 @@ func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 	}
 	if st.Grammar != "" {
 		fmt.Fprintf(w, "grammar: %s, the copy of %s made when the run started\n", st.Grammar, cfg.Grammar)
+	}
+	if st.DataDir != "" {
+		fmt.Fprintf(w, "data: the run's files, relative paths read from %s, each checked unchanged since the run started\n", st.DataDir)
 	}
 	return nil
 }

@@ -88,3 +88,27 @@ func syncDir(dir string) {
 		d.Close()
 	}
 }
+
+// NewDirs returns dir and those of its parents that do not exist, deepest
+// first: the directories os.MkdirAll(dir) would create, for a caller that
+// removes them again (RemoveEmpty) when its first write fails.
+func NewDirs(dir string) []string {
+	var dirs []string
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		}
+		dirs = append(dirs, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	return dirs
+}
+
+// RemoveEmpty removes each of dirs, in order, that is empty.
+func RemoveEmpty(dirs []string) {
+	for _, d := range dirs {
+		os.Remove(d) // fails, and keeps d, unless d is empty
+	}
+}

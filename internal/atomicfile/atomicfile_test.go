@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -85,5 +86,33 @@ func TestWriteMissingDir(t *testing.T) {
 	err := WriteFile(path, []byte("x"))
 	if err == nil || !errors.Is(err, os.ErrNotExist) || !strings.HasPrefix(err.Error(), path+": ") {
 		t.Errorf("error %v: want a not-exist error starting with %s", err, path)
+	}
+}
+
+// TestNewDirsRemoveEmpty: NewDirs names exactly the directories MkdirAll
+// creates, and RemoveEmpty removes them again, but not one that holds a file.
+func TestNewDirsRemoveEmpty(t *testing.T) {
+	root := t.TempDir()
+	deep := filepath.Join(root, "a", "b", "c")
+	dirs := NewDirs(deep)
+	want := []string{deep, filepath.Join(root, "a", "b"), filepath.Join(root, "a")}
+	if !slices.Equal(dirs, want) {
+		t.Fatalf("NewDirs = %v, want %v", dirs, want)
+	}
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := NewDirs(deep); len(got) != 0 {
+		t.Errorf("NewDirs of an existing directory = %v, want none", got)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "keep"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	RemoveEmpty(dirs)
+	if _, err := os.Stat(filepath.Join(root, "a", "b")); !os.IsNotExist(err) {
+		t.Errorf("a/b still exists (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "a", "keep")); err != nil {
+		t.Errorf("a holds a file and must stay: %v", err)
 	}
 }

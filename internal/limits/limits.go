@@ -34,6 +34,9 @@ const (
 	Refine = 100
 	// Epochs bounds a training run's epochs.
 	Epochs = 100000
+	// Seeds bounds the runs per cell of a repro grid (--seeds); the paper
+	// has 5.
+	Seeds = 1000
 	// StringLen bounds the symbols of one string to classify or evaluate.
 	StringLen = 1 << 16
 	// Strings bounds the strings of one generated or read dataset.
