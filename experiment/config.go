@@ -179,28 +179,32 @@ func Defaults() Config {
 }
 
 // Recipes are the named starting points of `nspda train --recipe`.
-var Recipes = []string{"default", "paper", "data"}
+var Recipes = []string{"default", "paper", "data", "action"}
 
 // Recipe returns the named settings: "paper", the paper's protocol as our
 // stored grids run it (Defaults), or "default", the combination that
 // measured best on validation data (docs/training.md, "What makes the NSPDA
 // learn"): no hints, per-step viability and next-symbol-set targets from the PDA,
 // Adam with minibatches and norm clipping, the standard curriculum, and
-// selection on longer strings over up to 41 short starts (patience 5); or
-// "data", what needs no automaton in place of the PDA's targets: the
-// paper's per-step copied label and the language-model head, with starts
-// alternating between the digital and the superposition stack (patience 20,
-// up to 8 restarts).
+// selection on longer strings with patience and restarts; or "data", what
+// needs no automaton in place of the PDA's targets: the paper's per-step
+// copied label and the language-model head, with starts alternating
+// between the digital and the superposition stack; or "action", the
+// default's targets and the PDA's stack operations as targets of the action
+// neurons, with the paper's size rule.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	switch name {
 	case "paper":
 		return c, nil
 	case "default":
+		return learningRecipe(c), nil
+	case "action":
+		// Knowledge of one automaton: its stack operations as targets of
+		// the action neurons, with the paper's size rule, which measured
+		// best with them (docs/training.md).
 		c = learningRecipe(c)
-		// Many short starts: a start finds a stack policy in its first
-		// epochs or not at all (docs/training.md, probe 15).
-		c.Patience, c.Restarts = 5, 40
+		c.ActionWeight, c.Size = 1, ""
 		return c, nil
 	case "data":
 		c = learningRecipe(c)
@@ -211,12 +215,12 @@ func Recipe(name string) (Config, error) {
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
 }
 
-// learningRecipe returns c with the settings the default and data recipes
-// share: no hints, per-step viability and next-symbol-set targets, Adam on
+// learningRecipe returns c with the settings the default, action and data
+// recipes share: no hints, per-step viability and next-symbol-set targets, Adam on
 // minibatches with norm clipping, the standard curriculum, J by the wide
 // rule, and selection on longer strings with patience 20 and up to 8
-// restarts (the default recipe's until it took many short starts; the
-// data recipe's still, so its stored runs keep their keys).
+// restarts. (More, shorter starts, --patience 5 --restarts 40, learn the
+// third-order palindrome and lose slow learners: docs/training.md.)
 func learningRecipe(c Config) Config {
 	c.Hints, c.Loss, c.NextWeight = 0, "viable", 1
 	c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5

@@ -3,15 +3,14 @@ package tables
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/experiment"
 )
 
-// TestLearningRowsStored: every run of the learning table's earlier recipes
-// (the rows kept when a recipe changed) is in the repository's store, so a
-// change of a recipe re-keys only its own new row.
+// TestLearningRowsStored: every run of the learning table is in the
+// repository's store, so a recipe that changes keeps its measured runs
+// addressable as a row of their own, and a new row comes with its runs.
 func TestLearningRowsStored(t *testing.T) {
 	tab, err := Grid("learning", GridOptions{Seeds: 5})
 	if err != nil {
@@ -19,9 +18,6 @@ func TestLearningRowsStored(t *testing.T) {
 	}
 	n := 0
 	for r, label := range tab.Rows {
-		if !strings.Contains(label, ",") && !strings.HasPrefix(label, "paper") && !strings.HasPrefix(label, "data-only") {
-			continue // a current recipe's row: its runs may be under way
-		}
 		for _, cell := range tab.Cells[r] {
 			for _, cfg := range cell.Configs {
 				n++
@@ -32,7 +28,7 @@ func TestLearningRowsStored(t *testing.T) {
 		}
 	}
 	if n == 0 {
-		t.Fatal("no earlier rows in the learning table")
+		t.Fatal("the learning table has no runs")
 	}
-	t.Logf("%d run cells of earlier recipes, all stored", n)
+	t.Logf("%d run cells, all stored", n)
 }

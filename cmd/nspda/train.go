@@ -96,7 +96,7 @@ config.json (other training flags are refused).`,
 	}
 	f := cmd.Flags()
 	bindConfigFlags(f, &cfg, &hints)
-	f.StringVar(&recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md), paper (the paper's protocol) or data (no automaton: the default with the copied label and the language-model head; the recipe of --data); other flags override them")
+	f.StringVar(&recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md), paper (the paper's protocol), data (no automaton: the copied label and the language-model head; the recipe of --data) or action (the default's targets and the PDA's stack operations as targets of the action neurons); other flags override them")
 	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
 	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
 	f.BoolVar(&quiet, "quiet", false, "no per-epoch output")
