@@ -96,6 +96,10 @@ type Config struct {
 	// new weights when its patience runs out, up to Restarts times (needs
 	// Patience); the best over every start is kept.
 	Restarts int `json:"restarts,omitempty"`
+	// RestartSchedule is "" (every start has patience Patience) or "luby"
+	// (start r has patience Patience·luby(r+1), Luby's universal restart
+	// schedule: train.Settings.Luby).
+	RestartSchedule string `json:"restart_schedule,omitempty"`
 
 	// Data, when set, trains on this JSONL file of labelled strings instead
 	// of the grammar's generated split: learning from data alone, with no
@@ -306,6 +310,10 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("restarts must be at least 0")
 	case c.Restarts > 0 && c.Patience == 0:
 		return fmt.Errorf("restarts need patience (a start ends when its patience runs out)")
+	case c.RestartSchedule != "" && c.RestartSchedule != "luby":
+		return fmt.Errorf("unknown restart schedule %q (want luby, or none for a constant patience)", c.RestartSchedule)
+	case c.RestartSchedule != "" && c.Restarts == 0:
+		return fmt.Errorf("a restart schedule needs restarts")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

@@ -213,3 +213,27 @@ func TestLockStepConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestRestartSchedule: "luby" needs restarts, other names are refused, and
+// the schedule changes the key only when it is set.
+func TestRestartSchedule(t *testing.T) {
+	c, _ := Recipe("default")
+	plain := c.Key()
+	c.RestartSchedule = "luby"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("luby with restarts: %v", err)
+	}
+	if c.Key() == plain {
+		t.Error("the luby schedule does not change the key")
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.RestartSchedule = "geometric" },
+		func(c *Config) { c.Restarts = 0 },
+	} {
+		b := c
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "restart schedule") {
+			t.Errorf("%q with %d restarts: %v", b.RestartSchedule, b.Restarts, err)
+		}
+	}
+}

@@ -53,6 +53,13 @@ type Settings struct {
 	// its patience runs out; the curriculum and the optimizer start afresh,
 	// and the best weights over every start are kept.
 	Restarts int
+	// Luby, with Patience and Restarts, gives start r (0-based) the patience
+	// Patience·luby(r+1), luby = 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: the
+	// universal restart schedule of Luby, Sinclair and Zuckerman (1993),
+	// within a logarithmic factor of the best fixed start length for any
+	// distribution of the epochs a start needs: many short starts, and a
+	// few long ones for languages that learn slowly.
+	Luby bool
 	// SoftStackBeta0, when positive, anneals the sharpness of a net's
 	// training-mode stack (Sharpener): epoch e of each start (0-based,
 	// counted from the start's first epoch) runs at
@@ -483,7 +490,7 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 		sel.SinceBest++
 	}
 	switch {
-	case sel.Errors == 0 || sel.SinceBest >= set.Patience:
+	case sel.Errors == 0 || sel.SinceBest >= set.startPatience(st.cp.Restart):
 		st.cp.Finished = true
 	case set.Plateau > 0 && sel.SinceBest > 0 && sel.SinceBest%set.Plateau == 0:
 		sel.LRFactor /= 2
@@ -493,6 +500,31 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 		}
 	}
 	return 100 * acc
+}
+
+// startPatience is the patience of start r (0-based): Patience, or with
+// Luby Patience·luby(r+1).
+func (set Settings) startPatience(r int) int {
+	if !set.Luby {
+		return set.Patience
+	}
+	return set.Patience * luby(r+1)
+}
+
+// luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
+// 4, 1, 1, 2, 1, 1, 2, 4, 8, …: 2^(k−1) when i = 2^k − 1, else the term at
+// i − 2^(k−1) + 1 for the k with 2^(k−1) ≤ i < 2^k − 1.
+func luby(i int) int {
+	for {
+		k := 1
+		for 1<<k-1 < i {
+			k++
+		}
+		if i == 1<<k-1 {
+			return 1 << (k - 1)
+		}
+		i -= 1<<(k-1) - 1
+	}
 }
 
 // restart begins the run's next start: new initial weights, a fresh

@@ -66,3 +66,23 @@ func TestFixedRate(t *testing.T) {
 		}
 	}
 }
+
+// TestLuby: the first terms of Luby's sequence, and the patience each start
+// gets from it.
+func TestLuby(t *testing.T) {
+	want := []int{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16, 1}
+	for i, w := range want {
+		if got := luby(i + 1); got != w {
+			t.Errorf("luby(%d) = %d, want %d", i+1, got, w)
+		}
+	}
+	set := Settings{Patience: 5, Luby: true}
+	for r, w := range []int{5, 5, 10, 5, 5, 10, 20} {
+		if got := set.startPatience(r); got != w {
+			t.Errorf("start %d: patience %d, want %d", r, got, w)
+		}
+	}
+	if got := (Settings{Patience: 5}).startPatience(6); got != 5 {
+		t.Errorf("without Luby, start 6: patience %d, want 5", got)
+	}
+}
