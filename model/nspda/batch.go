@@ -58,6 +58,7 @@ type Batch struct {
 	gsig   []float64   // scratch: a group's σ'
 	rbase  []float64   // scratch: R drawn read values
 	rg     []float64   // scratch: R
+	rold   []float64   // scratch: R, a string's read before its action
 	rn     []float64   // scratch: R
 	nIt    int         // iterations of the longest string
 }
@@ -165,7 +166,7 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 	}
 	bt.stacks = grow(bt.stacks, B)
 	bt.col = grow(bt.col, A)
-	bt.rbase, bt.rg, bt.rn = grow(bt.rbase, R), grow(bt.rg, R), grow(bt.rn, R)
+	bt.rbase, bt.rg, bt.rn, bt.rold = grow(bt.rbase, R), grow(bt.rg, R), grow(bt.rn, R), grow(bt.rold, R)
 	base := bt.rbase
 	s := bt.st[0]
 	clear(s)
@@ -176,7 +177,7 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 		if rngs != nil {
 			rng = rngs[b]
 		}
-		vTop, vPop := drawReadsRng(rng, base)
+		vTop, vPop := drawReads(rng, base)
 		fillRead(base, base, -1, -1, vTop, vPop)
 		for k, v := range base {
 			s[(J+k)*B+b] = v
@@ -188,20 +189,6 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 			bt.step(t*refine+it, t, it == 0, it == refine-1)
 		}
 	}
-}
-
-// drawReadsRng is Net.drawReads with the rng given.
-func drawReadsRng(rng *rand.Rand, base []float64) (top, popped float64) {
-	if rng == nil {
-		for k := range base {
-			base[k] = stack.EvalReads.Other
-		}
-		return stack.EvalReads.Top, stack.EvalReads.Popped
-	}
-	for k := range base {
-		base[k] = uniform(rng, stack.OtherRange)
-	}
-	return uniform(rng, stack.TopRange), uniform(rng, stack.PoppedRange)
 }
 
 // chunks is the number of chunks of lanes strings that hold n strings.
@@ -382,41 +369,17 @@ func (bt *Batch) act(rc *batchRec, s, s2 []float64, b, l int) {
 	for c := range a {
 		a[c] = rc.act[c*B+b]
 	}
-	op := DecodeAction(a)
-	cstar, best := 0, -1.0
-	for c, v := range a {
-		if (op == grammar.Noop || Ternary(v) != 0) && abs(v) > best {
-			cstar, best = c, abs(v)
-		}
-	}
-	v := a[cstar]
-	sg := nn.Sigmoid(v)
-	rc.cstar[b], rc.fprim[b], rc.noop[b] = cstar, 2*sg*(1-sg), op == grammar.Noop
-	st := &bt.stacks[b]
-	top := st.Top()
-	below := -1
-	if syms := st.Symbols(); len(syms) >= 2 {
-		below = syms[len(syms)-2]
-	}
-	st.Apply(op, l)
+	op, cstar, fprim := decide(a)
+	rc.cstar[b], rc.fprim[b], rc.noop[b] = cstar, fprim, op == grammar.Noop
 	var rng *rand.Rand
 	if bt.rngs != nil {
 		rng = bt.rngs[b]
 	}
-	base, g, rn := bt.rbase, bt.rg, bt.rn
-	vTop, vPop := drawReadsRng(rng, base)
-	if op == grammar.Push || (op == grammar.Noop && v >= 0) {
-		fillRead(g, base, l, -1, vTop, vPop) // e(x)
-		for k := range g {
-			g[k] -= s[(J+k)*B+b]
-		}
-	} else {
-		fillRead(g, base, below, top, vTop, vPop) // r_below
-		for k := range g {
-			g[k] = s[(J+k)*B+b] - g[k]
-		}
+	r, g, rn := bt.rold, bt.rg, bt.rn
+	for k := range r {
+		r[k] = s[(J+k)*B+b]
 	}
-	fillRead(rn, base, st.Top(), st.Popped(), vTop, vPop)
+	move(&bt.stacks[b], op, a[cstar], l, rng, r, bt.rbase, g, rn)
 	for k := range R {
 		rc.g[k*B+b] = g[k]
 		s2[(J+R+k)*B+b] = rn[k]
@@ -590,19 +553,12 @@ type chunkLog struct {
 // actionLoss adds the action loss of string b at the iteration of rc (target
 // op, weight w) into bt.dact and returns it: ActionLoss for one string.
 func (bt *Batch) actionLoss(rc *batchRec, b, op int, w float64) float64 {
-	tau := 0.0
-	switch grammar.Op(op) {
-	case grammar.Push:
-		tau = 1
-	case grammar.Pop:
-		tau = -1
-	}
+	tau := actionTarget(grammar.Op(op))
 	B, loss := bt.B, 0.0
 	for c := range bt.n.A {
-		sg := nn.Sigmoid(rc.act[c*B+b])
-		e := 2*sg - 1 - tau
-		loss += 0.5 * e * e
-		bt.dact[c*B+b] += w * e * 2 * sg * (1 - sg)
+		l, dv := actionTerm(rc.act[c*B+b], tau, w)
+		loss += l
+		bt.dact[c*B+b] += dv
 	}
 	return w * loss
 }

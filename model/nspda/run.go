@@ -154,40 +154,10 @@ func (r *Runner) Step(l int) grammar.Op {
 	return r.op
 }
 
-// accumulate sets out[i] = b[i] + Σ_j z_j Σ_k W[i,j,k,l] r_k (third order) or
-// b[i] + Σ_j z_j (Σ_k W[i,j,k] r_k + W[i,j,R+l]) (second order), using that z
-// is binary (only active j contribute) and x is one-hot (only column l).
+// accumulate sets out to eq. (1) or (2) (the shared kernel,
+// Shape.contract) over the active state neurons, whose z_j are 1.
 func (r *Runner) accumulate(out, W, b []float64, n, l int) {
-	copy(out, b)
-	m := r.m
-	R := m.R()
-	rv := r.r
-	if m.Order == Third {
-		for _, j := range r.active {
-			base := (l*m.J + j) * n * R
-			for i := range out {
-				row := W[base+i*R : base+i*R+R]
-				s := 0.0
-				for k, w := range row {
-					s += w * rv[k]
-				}
-				out[i] += s
-			}
-		}
-		return
-	}
-	V := m.V()
-	for _, j := range r.active {
-		base := j * n * V
-		for i := range out {
-			row := W[base+i*V : base+i*V+V]
-			s := row[R+l]
-			for k, w := range row[:R] {
-				s += w * rv[k]
-			}
-			out[i] += s
-		}
-	}
+	r.m.contract(out, W, b, n, l, r.active, r.z, r.r, inputFirst)
 }
 
 func (r *Runner) output() float64 {
