@@ -73,13 +73,7 @@ func (b *betas) Checkpoint(*Checkpoint) error     { return nil }
 func TestSharpnessSchedule(t *testing.T) {
 	run := func(beta0, growth float64) (*nspda.Net, betas) {
 		net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
-		rng := rand.New(rand.NewPCG(1, 2))
-		var exs []Example
-		for range 6 {
-			exs = append(exs, randomExample(rng, 2, 5, false))
-		}
-		env := Env{Net: net, Train: exs, Valid: exs[:2],
-			Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
+		env := smallEnv(net)
 		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 4,
 			Schedule: Schedule{LR0: 1e-9}, Clip: 13, Seed: 3, SoftStackBeta0: beta0, SoftStackGrowth: growth}
 		var b betas
@@ -109,14 +103,8 @@ func TestSharpnessSchedule(t *testing.T) {
 // until set.Restarts are spent. It returns the net and each epoch's β.
 func restartRun(t *testing.T, set Settings) (*nspda.Net, betas) {
 	net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
-	rng := rand.New(rand.NewPCG(1, 2))
-	var exs []Example
-	for range 6 {
-		exs = append(exs, randomExample(rng, 2, 5, false))
-	}
-	env := Env{Net: net, Train: exs, Valid: exs[:2],
-		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() },
-		Init:       func(int) error { return nil }}
+	env := smallEnv(net)
+	env.Init = func(int) error { return nil }
 	set.Estimator, set.Curriculum, set.Refine, set.MaxEpochs = &BPTT{}, &phases{n: 10}, 1, 10
 	set.Schedule, set.Clip, set.Seed, set.Patience = Schedule{LR0: 1e-9}, 13, 3, 1
 	set.SoftStackBeta0, set.SoftStackGrowth = 0.5, 2
