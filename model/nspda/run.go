@@ -132,10 +132,12 @@ func (r *Runner) SetConfig(active, syms []int, popped int) {
 func (r *Runner) Step(l int) grammar.Op {
 	m := r.m
 	for it := 0; it < r.Refine; it++ {
+		// eqs. (2) and (1), the shared kernel over the active state
+		// neurons (their z_j are 1), the input weight first at second order.
 		if it == 0 {
-			r.accumulate(r.act, m.Wa, m.Ba, m.A, l)
+			m.contract(r.act, m.Wa, m.Ba, m.A, l, r.active, r.z, r.r, inputFirst)
 		}
-		r.accumulate(r.pre, m.Ws, m.Bs, m.J, l)
+		m.contract(r.pre, m.Ws, m.Bs, m.J, l, r.active, r.z, r.r, inputFirst)
 		r.active = r.active[:0]
 		for i, v := range r.pre {
 			r.z[i] = 0
@@ -152,12 +154,6 @@ func (r *Runner) Step(l int) grammar.Op {
 	r.Stack.Read(r.r, r.Reads)
 	r.y = r.output()
 	return r.op
-}
-
-// accumulate sets out to eq. (1) or (2) (the shared kernel,
-// Shape.contract) over the active state neurons, whose z_j are 1.
-func (r *Runner) accumulate(out, W, b []float64, n, l int) {
-	r.m.contract(out, W, b, n, l, r.active, r.z, r.r, inputFirst)
 }
 
 func (r *Runner) output() float64 {
