@@ -177,8 +177,7 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 		if rngs != nil {
 			rng = rngs[b]
 		}
-		vTop, vPop := drawReads(rng, base)
-		fillRead(base, base, -1, -1, vTop, vPop)
+		startRead(rng, base)
 		for k, v := range base {
 			s[(J+k)*B+b] = v
 			s[(J+R+k)*B+b] = v
@@ -200,10 +199,10 @@ func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 
 // gather copies the state and read of the strings idx (from the state s)
 // at input position t, and at second order their one-hot input, into the
-// group buffer bt.zin (J+C rows, C = ctx()) and sets the group buffer bt.zr
+// group buffer bt.zin (J+C rows, C = ctxRow()) and sets the group buffer bt.zr
 // (J·C rows), or zr when not nil, to their products; the padding is zero.
 func (bt *Batch) gather(s []float64, t int, idx []int, nc int, zr []float64) (zin, _ []float64) {
-	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.ctx()
+	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.n.ctxRow()
 	rows := J + C
 	bt.zin = zeroed(bt.zin, rows*nc*lanes)
 	zin = bt.zin
@@ -229,19 +228,10 @@ func extend(v []float64, n int) []float64 {
 	return slices.Grow(v, n)[:len(v)+n]
 }
 
-// ctx is the length of the vector each state neuron's weights contract
-// with: R (third order), or V = R+X (second order, [r; x]).
-func (bt *Batch) ctx() int {
-	if bt.n.Order == Second {
-		return bt.n.V()
-	}
-	return bt.n.R()
-}
-
 // bases returns the offsets and the state-neuron strides of Ws and Wa for
 // group l, in the kernels' terms.
 func (bt *Batch) bases(l int) (ws, wsj, wa, waj int) {
-	J, A, C := bt.n.J, bt.n.A, bt.ctx()
+	J, A, C := bt.n.J, bt.n.A, bt.n.ctxRow()
 	if bt.n.Order == Second {
 		return 0, J * C, 0, A * C
 	}
@@ -285,7 +275,7 @@ func toGroup(g, v []float64, u0, rows, B int, idx []int) {
 // step runs lock-step iteration i (input position t).
 func (bt *Batch) step(i, t int, first, last bool) {
 	n := bt.n
-	J, R, A, B, L, C := n.J, n.R(), n.A, bt.B, n.L, bt.ctx()
+	J, R, A, B, L, C := n.J, n.R(), n.A, bt.B, n.L, bt.n.ctxRow()
 	s, s2, rc := bt.st[i], bt.st[i+1], &bt.recs[i]
 	for l, idx := range bt.groups[t] {
 		if len(idx) == 0 {
@@ -401,7 +391,7 @@ func (bt *Batch) state(i, b int, v []float64) {
 // returns that loss.
 func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
 	n := bt.n
-	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.ctx()
+	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.n.ctxRow()
 	S := J + 2*R
 	gWs, gBs, gWa, gBa, gWo, gBo := n.grads(grad)
 	bt.ds, bt.ds2 = zeroed(bt.ds, S*B), zeroed(bt.ds2, S*B)

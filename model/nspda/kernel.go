@@ -160,6 +160,13 @@ func drawReads(rng *rand.Rand, base []float64) (top, popped float64) {
 	return uniform(rng, stack.TopRange), uniform(rng, stack.PoppedRange)
 }
 
+// startRead draws the read of the empty stack into r: ⊥ on top, nothing
+// popped.
+func startRead(rng *rand.Rand, r []float64) {
+	vTop, vPop := drawReads(rng, r)
+	fillRead(r, r, -1, -1, vTop, vPop)
+}
+
 // fillRead writes into dst the read of a stack whose top symbol is t and
 // whose last action popped p, every other neuron reading its value in base
 // (stack.Mark).

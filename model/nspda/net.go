@@ -134,8 +134,7 @@ func (n *Net) Start(s []float64, rng *rand.Rand) {
 	s[0] = 1
 	J, R := n.J, n.R()
 	r := s[J : J+R]
-	vTop, vPop := drawReads(n.rng, r)
-	fillRead(r, r, -1, -1, vTop, vPop)
+	startRead(n.rng, r)
 	copy(s[J+R:J+2*R], r)
 	nn.Zero(s[J+2*R:])
 }
