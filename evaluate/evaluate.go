@@ -27,7 +27,7 @@ func Run(name string, c Classifier, p *grammar.PDA, ex []dataset.Example) (Resul
 	var syms []int
 	for i, e := range ex {
 		var err error
-		if syms, err = encodeInto(syms[:0], p, e.String); err != nil {
+		if syms, err = p.AppendEncode(syms[:0], e.String); err != nil {
 			return Result{}, fmt.Errorf("%s: example %d: %v", name, i+1, err)
 		}
 		n := len(syms)
@@ -48,17 +48,4 @@ func Run(name string, c Classifier, p *grammar.PDA, ex []dataset.Example) (Resul
 		res.ErrorPct = 100 * float64(res.Errors) / float64(res.Strings)
 	}
 	return res, nil
-}
-
-func encodeInto(dst []int, p *grammar.PDA, s string) ([]int, error) {
-	pos := 0
-	for _, r := range s {
-		pos++
-		i := p.Symbol(r)
-		if i < 0 {
-			return nil, fmt.Errorf("symbol %q at position %d is not in the alphabet %s", r, pos, p.AlphabetString())
-		}
-		dst = append(dst, i)
-	}
-	return dst, nil
 }

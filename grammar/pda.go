@@ -329,7 +329,12 @@ func checkSymbol(s rune) error {
 // Encode maps a string to symbol indices, reporting the first symbol outside
 // the alphabet with its 1-based position.
 func (p *PDA) Encode(s string) ([]int, error) {
-	out := make([]int, 0, len(s))
+	return p.AppendEncode(make([]int, 0, len(s)), s)
+}
+
+// AppendEncode is Encode appending the indices to dst (which it returns
+// grown), so that a caller can reuse one buffer.
+func (p *PDA) AppendEncode(dst []int, s string) ([]int, error) {
 	pos := 0
 	for _, r := range s {
 		pos++
@@ -337,9 +342,9 @@ func (p *PDA) Encode(s string) ([]int, error) {
 		if i < 0 {
 			return nil, fmt.Errorf("symbol %q at position %d is not in the alphabet %s", r, pos, p.AlphabetString())
 		}
-		out = append(out, i)
+		dst = append(dst, i)
 	}
-	return out, nil
+	return dst, nil
 }
 
 // AlphabetString renders the alphabet as {a,b,c}.

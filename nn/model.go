@@ -72,6 +72,13 @@ type Settings struct {
 	LockStep   bool // lock-step minibatches (a Batcher on some settings)
 }
 
+// Discretizer is implemented by models that have a discretized variant
+// (the NSPDA's ternary weights): Discretized returns it, leaving the
+// receiver unchanged.
+type Discretizer interface {
+	Discretized() Model
+}
+
 // Reserver is implemented by nets whose memory must be sized for the longest
 // string they will read (a continuous stack of fixed depth, say). Callers
 // call Reserve(n) before reading strings of at most n symbols (plus the end

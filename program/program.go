@@ -225,10 +225,8 @@ func (prog *Program) Model() *nspda.Model {
 }
 
 // Programmable is a trainable model a program can be written into (as
-// hints): the NSPDA's nspda.Net, through the weights it computes with.
-type Programmable interface {
-	Weights() *nspda.Model
-}
+// hints): one that computes with NSPDA weights (nspda.Net).
+type Programmable = nspda.Weighted
 
 // Apply writes the program's settings into m, which must have the same order
 // and alphabet and at least as many state and action neurons. Neurons the

@@ -93,12 +93,21 @@ func (d *Digital) Read(r []float64, v Reads) {
 	for k := range r {
 		r[k] = v.Other
 	}
-	if d.popped >= 0 {
-		r[d.popped] = v.Popped
+	Mark(r, d.Top(), d.popped, v.Top, v.Popped)
+}
+
+// Mark completes a read r whose neurons hold the values of neither the top
+// nor the popped symbol: the neuron of popped (−1: none) reads vPopped, and
+// the neuron of top (−1: the stack is empty, and ⊥, the last neuron, is on
+// top) reads vTop, even if it is also popped. Read is Mark over r filled
+// with Reads.Other; the NSPDA's training draws every other neuron's value
+// on its own and calls Mark directly.
+func Mark(r []float64, top, popped int, vTop, vPopped float64) {
+	if popped >= 0 {
+		r[popped] = vPopped
 	}
-	top := d.Top()
 	if top < 0 {
 		top = len(r) - 1
 	}
-	r[top] = v.Top
+	r[top] = vTop
 }

@@ -11,12 +11,14 @@ import (
 	"github.com/nspda/nspda/model/nspda"
 )
 
-// batchAndSum returns BatchBPTT's gradient and loss on exs, and the sum of
-// BPTT's per-string gradients and losses with the same read draws (string b
-// draws from PCG(seed+b, 5)); the heads' gradients follow the net's.
-func batchAndSum(t *testing.T, net *nspda.Net, obj *Objective, exs []Example, refine int, seed uint64) (got, want []float64, gotLoss, wantLoss float64) {
+// checkBatchSum fails t unless BatchBPTT's gradient and loss on exs equal,
+// to 1e-9 relative, the sum of BPTT's per-string gradients and losses with
+// the same read draws (string b draws from PCG(seed+b, 5)); the heads'
+// gradients follow the net's.
+func checkBatchSum(t *testing.T, net *nspda.Net, obj *Objective, exs []Example, refine int, seed uint64) {
 	t.Helper()
-	want = make([]float64, len(net.Params()))
+	var wantLoss float64
+	want := make([]float64, len(net.Params()))
 	for _, h := range obj.Heads() {
 		want = append(want, make([]float64, len(h.Grad))...)
 	}
@@ -34,7 +36,7 @@ func batchAndSum(t *testing.T, net *nspda.Net, obj *Objective, exs []Example, re
 	for _, h := range obj.Heads() {
 		clear(h.Grad)
 	}
-	got = make([]float64, len(net.Params()))
+	got := make([]float64, len(net.Params()))
 	gotLoss, err := (&BatchBPTT{}).GradientBatch(net, obj, exs, refine, rngs, got)
 	if err != nil {
 		t.Fatal(err)
@@ -42,7 +44,12 @@ func batchAndSum(t *testing.T, net *nspda.Net, obj *Objective, exs []Example, re
 	for _, h := range obj.Heads() {
 		got = append(got, h.Grad...)
 	}
-	return got, want, gotLoss, wantLoss
+	if d, at := relDiff(got, want); d > 1e-9 {
+		t.Errorf("gradient differs by %g (relative) at %d: %v, want %v", d, at, got[at], want[at])
+	}
+	if math.Abs(gotLoss-wantLoss) > 1e-9*math.Abs(wantLoss) {
+		t.Errorf("loss %v, want %v", gotLoss, wantLoss)
+	}
 }
 
 // TestBatchEqualsBPTTSum: the lock-step batch gradient equals the sum of the
@@ -64,13 +71,7 @@ func TestBatchEqualsBPTTSum(t *testing.T) {
 							for b := range exs {
 								exs[b] = randomExample(rng, 3, rng.IntN(12), false)
 							}
-							got, want, gl, wl := batchAndSum(t, net, nil, exs, K, 100)
-							if d, at := relDiff(got, want); d > 1e-9 {
-								t.Errorf("gradient differs by %g (relative) at %d: %v, want %v", d, at, got[at], want[at])
-							}
-							if math.Abs(gl-wl) > 1e-9*math.Abs(wl) {
-								t.Errorf("loss %v, want %v", gl, wl)
-							}
+							checkBatchSum(t, net, nil, exs, K, 100)
 						})
 					}
 				}
@@ -98,13 +99,7 @@ func TestBatchEqualsBPTTSumObjective(t *testing.T) {
 							exs[b].Label = 0
 						}
 					}
-					got, want, gl, wl := batchAndSum(t, net, obj, exs, K, 7)
-					if d, at := relDiff(got, want); d > 1e-9 {
-						t.Errorf("gradient differs by %g (relative) at %d: %v, want %v", d, at, got[at], want[at])
-					}
-					if math.Abs(gl-wl) > 1e-9*math.Abs(wl) {
-						t.Errorf("loss %v, want %v", gl, wl)
-					}
+					checkBatchSum(t, net, obj, exs, K, 7)
 				})
 			}
 		}

@@ -77,25 +77,44 @@ func relDiff(a, b []float64) (worst float64, at int) {
 // the gradient's largest component) on random networks and strings, both
 // orders, with refinement and hints; so do their losses.
 func TestRTRLEqualsBPTT(t *testing.T) {
-	for _, order := range []nspda.Order{nspda.Second, nspda.Third} {
-		for seed := uint64(1); seed <= 8; seed++ {
-			t.Run(fmt.Sprintf("order%d/seed%d", order, seed), func(t *testing.T) {
-				net := testNet(t, order, 3, 4, seed)
-				rng := rand.New(rand.NewPCG(seed, 4))
-				ex := randomExample(rng, 3, 5+rng.IntN(12), seed%2 == 0)
-				gb, lb := gradOf(&BPTT{}, net, ex, 3, seed)
-				gr, lr := gradOf(&RTRL{}, net, ex, 3, seed)
-				if lb != lr {
-					t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
-				}
-				if d, at := relDiff(gr, gb); d > 1e-8 {
-					t.Fatalf("parameter %d: RTRL %.12g, BPTT %.12g (relative %.3g)", at, gr[at], gb[at], d)
-				}
-				if norm(gb) == 0 {
-					t.Fatal("zero gradient: the test checks nothing")
-				}
-			})
+	eachOrderSeed(t, 8, func(t *testing.T, order nspda.Order, seed uint64) {
+		net, ex := randomCase(t, order, seed)
+		gb, lb := gradOf(&BPTT{}, net, ex, 3, seed)
+		gr, lr := gradOf(&RTRL{}, net, ex, 3, seed)
+		if lb != lr {
+			t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
 		}
+		checkAgree(t, "", gr, gb)
+		if norm(gb) == 0 {
+			t.Fatal("zero gradient: the test checks nothing")
+		}
+	})
+}
+
+// eachOrderSeed runs f in the subtests "order<o>/seed<s>", both orders,
+// seeds 1 to n.
+func eachOrderSeed(t *testing.T, n uint64, f func(t *testing.T, order nspda.Order, seed uint64)) {
+	for _, order := range []nspda.Order{nspda.Second, nspda.Third} {
+		for seed := uint64(1); seed <= n; seed++ {
+			t.Run(fmt.Sprintf("order%d/seed%d", order, seed), func(t *testing.T) { f(t, order, seed) })
+		}
+	}
+}
+
+// randomCase is a random network (L = 3, J = 4) and a random string of 5
+// to 16 symbols, hinted for even seeds.
+func randomCase(t *testing.T, order nspda.Order, seed uint64) (*nspda.Net, Example) {
+	net := testNet(t, order, 3, 4, seed)
+	rng := rand.New(rand.NewPCG(seed, 4))
+	return net, randomExample(rng, 3, 5+rng.IntN(12), seed%2 == 0)
+}
+
+// checkAgree fails t unless RTRL's gradient gr agrees with BPTT's gb to
+// 1e-8 relative to the largest component; what prefixes the message.
+func checkAgree(t *testing.T, what string, gr, gb []float64) {
+	t.Helper()
+	if d, at := relDiff(gr, gb); d > 1e-8 {
+		t.Fatalf("%sparameter %d: RTRL %.12g, BPTT %.12g (relative %.3g)", what, at, gr[at], gb[at], d)
 	}
 }
 

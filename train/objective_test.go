@@ -1,7 +1,6 @@
 package train
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -101,28 +100,22 @@ func TestObjectiveGradientFD(t *testing.T) {
 // included), RTRL and BPTT agree to 1e-8 on the NSPDA, both orders, with
 // refinement; so do their losses.
 func TestObjectiveRTRLEqualsBPTT(t *testing.T) {
-	for _, order := range []nspda.Order{nspda.Second, nspda.Third} {
-		for seed := uint64(1); seed <= 6; seed++ {
-			t.Run(fmt.Sprintf("order%d/seed%d", order, seed), func(t *testing.T) {
-				net := testNet(t, order, 3, 4, seed)
-				rng := rand.New(rand.NewPCG(seed, 4))
-				ex := objExample(rng, 3, 5+rng.IntN(10))
-				obj := fullObjective(3, net.StateSize(), seed)
-				gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
-				gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
-				if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
-					t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
-				}
-				if d, at := relDiff(gr, gb); d > 1e-8 {
-					t.Fatalf("parameter %d: RTRL %.12g, BPTT %.12g (relative %.3g)", at, gr[at], gb[at], d)
-				}
-				g0, _ := gradObj(&BPTT{}, net, nil, ex, 2, seed)
-				if d, _ := relDiff(gb[:len(g0)], g0); d < 1e-6 {
-					t.Fatal("the objective's terms do not change the gradient: the test checks nothing")
-				}
-			})
+	eachOrderSeed(t, 6, func(t *testing.T, order nspda.Order, seed uint64) {
+		net := testNet(t, order, 3, 4, seed)
+		rng := rand.New(rand.NewPCG(seed, 4))
+		ex := objExample(rng, 3, 5+rng.IntN(10))
+		obj := fullObjective(3, net.StateSize(), seed)
+		gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
+		gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
+		if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
+			t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
 		}
-	}
+		checkAgree(t, "", gr, gb)
+		g0, _ := gradObj(&BPTT{}, net, nil, ex, 2, seed)
+		if d, _ := relDiff(gb[:len(g0)], g0); d < 1e-6 {
+			t.Fatal("the objective's terms do not change the gradient: the test checks nothing")
+		}
+	})
 }
 
 // TestObjectiveTBPTTLongWindow: a window longer than the string gives

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"sync"
@@ -248,7 +247,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	params := env.Net.Params()
 	st := &runState{pcg: map[string]*rand.PCG{}}
 	for _, name := range streamNames {
-		st.pcg[name] = rand.NewPCG(set.Seed, hash64(name))
+		st.pcg[name] = rand.NewPCG(set.Seed, StreamSeed(name))
 	}
 	vecs, grads := trained(env)
 	fresh, err := json.Marshal(set.Curriculum) // the curriculum a restart begins
@@ -723,10 +722,4 @@ func subsetUpTo(exs []Example, n int) []int {
 		}
 	}
 	return idx
-}
-
-func hash64(s string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(s))
-	return h.Sum64()
 }

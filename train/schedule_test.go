@@ -25,6 +25,18 @@ type rates []float64
 func (r *rates) Epoch(m Metrics, _ float64) error { *r = append(*r, m.LR); return nil }
 func (r *rates) Checkpoint(*Checkpoint) error     { return nil }
 
+// smallEnv trains net on six random strings of length 5 over two symbols,
+// the first two also the validation set, classified by the net's Runner.
+func smallEnv(net *nspda.Net) Env {
+	rng := rand.New(rand.NewPCG(1, 2))
+	var exs []Example
+	for range 6 {
+		exs = append(exs, randomExample(rng, 2, 5, false))
+	}
+	return Env{Net: net, Train: exs, Valid: exs[:2],
+		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
+}
+
 // TestFixedRate: fixed-rate phases run at η_0, or with FixedAnnealed at
 // the mean of the annealed rate at the epoch they began, constant after it;
 // the stochastic epochs before are the same either way.
@@ -32,13 +44,7 @@ func TestFixedRate(t *testing.T) {
 	const lr0, stochastic, epochs = 0.1, 5, 8
 	run := func(annealed bool) rates {
 		net := testNet(t, nspda.Third, 2, 4, 1)
-		rng := rand.New(rand.NewPCG(1, 2))
-		var exs []Example
-		for range 6 {
-			exs = append(exs, randomExample(rng, 2, 5, false))
-		}
-		env := Env{Net: net, Train: exs, Valid: exs[:2],
-			Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
+		env := smallEnv(net)
 		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: stochastic}, Refine: 1, MaxEpochs: epochs,
 			Schedule: Schedule{LR0: lr0, FixedAnnealed: annealed}, Clip: 13, Seed: 3}
 		var r rates

@@ -26,32 +26,26 @@ func softTestNet(t testing.TB, order nspda.Order, L, J int, seed uint64, maxLen 
 // the objective (the heads then read the stack's cells too), refinement
 // and hints; the soft stack changes the gradient of the action weights.
 func TestSoftStackRTRLEqualsBPTT(t *testing.T) {
-	for _, order := range []nspda.Order{nspda.Second, nspda.Third} {
-		for seed := uint64(1); seed <= 5; seed++ {
-			t.Run(fmt.Sprintf("order%d/seed%d", order, seed), func(t *testing.T) {
-				net := softTestNet(t, order, 3, 4, seed, 14, 1.5)
-				rng := rand.New(rand.NewPCG(seed, 4))
-				ex := objExample(rng, 3, 5+rng.IntN(10))
-				ex.Hinted = randomExample(rng, 3, len(ex.Syms), true).Hinted
-				for _, obj := range []*Objective{nil, fullObjective(3, net.StateSize(), seed)} {
-					gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
-					gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
-					if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
-						t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
-					}
-					if d, at := relDiff(gr, gb); d > 1e-8 {
-						t.Fatalf("objective %v: parameter %d: RTRL %.12g, BPTT %.12g (relative %.3g)", obj != nil, at, gr[at], gb[at], d)
-					}
-				}
-				digital := testNet(t, order, 3, 4, seed)
-				gs, _ := gradOf(&BPTT{}, net, ex, 2, seed)
-				gd, _ := gradOf(&BPTT{}, digital, ex, 2, seed)
-				if d, _ := relDiff(gs, gd); d < 1e-6 {
-					t.Fatal("the soft stack gives the digital stack's gradient: the test checks nothing")
-				}
-			})
+	eachOrderSeed(t, 5, func(t *testing.T, order nspda.Order, seed uint64) {
+		net := softTestNet(t, order, 3, 4, seed, 14, 1.5)
+		rng := rand.New(rand.NewPCG(seed, 4))
+		ex := objExample(rng, 3, 5+rng.IntN(10))
+		ex.Hinted = randomExample(rng, 3, len(ex.Syms), true).Hinted
+		for _, obj := range []*Objective{nil, fullObjective(3, net.StateSize(), seed)} {
+			gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
+			gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
+			if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
+				t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
+			}
+			checkAgree(t, fmt.Sprintf("objective %v: ", obj != nil), gr, gb)
 		}
-	}
+		digital := testNet(t, order, 3, 4, seed)
+		gs, _ := gradOf(&BPTT{}, net, ex, 2, seed)
+		gd, _ := gradOf(&BPTT{}, digital, ex, 2, seed)
+		if d, _ := relDiff(gs, gd); d < 1e-6 {
+			t.Fatal("the soft stack gives the digital stack's gradient: the test checks nothing")
+		}
+	})
 }
 
 // TestSoftStackTBPTTLongWindow: a window longer than the string gives
@@ -79,13 +73,7 @@ func (b *betas) Checkpoint(*Checkpoint) error     { return nil }
 func TestSharpnessSchedule(t *testing.T) {
 	run := func(beta0, growth float64) (*nspda.Net, betas) {
 		net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
-		rng := rand.New(rand.NewPCG(1, 2))
-		var exs []Example
-		for range 6 {
-			exs = append(exs, randomExample(rng, 2, 5, false))
-		}
-		env := Env{Net: net, Train: exs, Valid: exs[:2],
-			Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
+		env := smallEnv(net)
 		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 4,
 			Schedule: Schedule{LR0: 1e-9}, Clip: 13, Seed: 3, SoftStackBeta0: beta0, SoftStackGrowth: growth}
 		var b betas
@@ -115,14 +103,8 @@ func TestSharpnessSchedule(t *testing.T) {
 // until set.Restarts are spent. It returns the net and each epoch's β.
 func restartRun(t *testing.T, set Settings) (*nspda.Net, betas) {
 	net := softTestNet(t, nspda.Third, 2, 4, 1, 8, 7)
-	rng := rand.New(rand.NewPCG(1, 2))
-	var exs []Example
-	for range 6 {
-		exs = append(exs, randomExample(rng, 2, 5, false))
-	}
-	env := Env{Net: net, Train: exs, Valid: exs[:2],
-		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() },
-		Init:       func(int) error { return nil }}
+	env := smallEnv(net)
+	env.Init = func(int) error { return nil }
 	set.Estimator, set.Curriculum, set.Refine, set.MaxEpochs = &BPTT{}, &phases{n: 10}, 1, 10
 	set.Schedule, set.Clip, set.Seed, set.Patience = Schedule{LR0: 1e-9}, 13, 3, 1
 	set.SoftStackBeta0, set.SoftStackGrowth = 0.5, 2

@@ -22,16 +22,15 @@ import (
 // iteration: one JVP, one VJP and O(P). The signs ν come from Rng, which must
 // be independent of the net's own randomness.
 type UORO struct {
+	forward
 	Rng      *rand.Rand
 	Epsilon  float64 // default 1e-7
+	eps      float64
 	sTil     []float64
 	thTil    []float64
 	thNew    []float64
 	sNew, nu []float64
-	s, s2    []float64
-	ds, gs   []float64
-	rec      any
-	net      nn.Net
+	ds       []float64
 }
 
 // Name is "uoro".
@@ -45,70 +44,42 @@ var _ RandUser = (*UORO)(nil)
 // Gradient adds an unbiased estimate of the gradient into grad.
 func (u *UORO) Gradient(net nn.Net, obj *Objective, ex Example, refine int, rng *rand.Rand, grad []float64) float64 {
 	S, P := net.StateSize(), len(net.Params())
-	eps := u.Epsilon
-	if eps == 0 {
-		eps = 1e-7
+	u.eps = u.Epsilon
+	if u.eps == 0 {
+		u.eps = 1e-7
 	}
 	u.sTil, u.thTil, u.thNew = buf(u.sTil, S), buf(u.thTil, P), buf(u.thNew, P)
-	u.sNew, u.nu, u.s, u.s2, u.ds, u.gs = buf(u.sNew, S), buf(u.nu, S), buf(u.s, S), buf(u.s2, S), buf(u.ds, S), buf(u.gs, S)
-	if u.net != net {
-		u.net, u.rec = net, net.NewRecord()
-	}
-	net.Start(u.s, rng)
-	loss := 0.0
-	for t := 0; t < ex.Steps(); t++ {
-		l, k := ex.input(net, t), ex.iters(t, refine)
-		for it := 0; it < k; it++ {
-			o := net.Step(u.rec, u.s, u.s2, l, it == 0, it == k-1)
-			if obj.actionAt(ex, t, it) {
-				// A loss on the state before the iteration, whose
-				// influence is still s̃ θ̃ᵀ.
-				nn.Zero(u.gs)
-				if l := obj.actionLoss(net, u.rec, ex, t, it, u.gs, grad); l != 0 {
-					loss += l
-					u.accumulate(grad)
-				}
-			}
-			net.StepJVP(u.rec, u.sTil, u.sNew)
-			for i := range u.nu {
-				u.nu[i] = 1
-				if u.Rng.Uint64()&1 == 0 {
-					u.nu[i] = -1
-				}
-			}
-			nn.Zero(u.thNew)
-			nn.Zero(u.ds)
-			net.StepVJP(u.rec, u.nu, u.ds, u.thNew)
-			rho0 := math.Sqrt(norm(u.thTil)/(norm(u.sNew)+eps)) + eps
-			rho1 := math.Sqrt(norm(u.thNew)/(norm(u.nu)+eps)) + eps
-			for i := range u.sTil {
-				u.sTil[i] = rho0*u.sNew[i] + rho1*u.nu[i]
-			}
-			for i := range u.thTil {
-				u.thTil[i] = u.thTil[i]/rho0 + u.thNew[i]/rho1
-			}
-			nn.Zero(u.gs)
-			if y, on := ex.outTarget(t); on {
-				loss += nn.BCE(o, y)
-				net.OutVJP(u.rec, nn.Sigmoid(o)-y, u.gs, grad)
-			}
-			if it == k-1 {
-				loss += obj.stateLoss(ex, t, u.s2, u.gs)
-			}
-			if ex.stopsAt(t, it, k) {
-				loss += deadTerm(net, u.s2, u.gs)
-			}
-			u.accumulate(grad)
-			u.s, u.s2 = u.s2, u.s
+	u.sNew, u.nu, u.ds = buf(u.sNew, S), buf(u.nu, S), buf(u.ds, S)
+	return u.sweep(u, net, obj, ex, refine, rng, grad)
+}
+
+// propagate updates the rank-one estimate s̃ θ̃ᵀ over the iteration in rec.
+func (u *UORO) propagate(net nn.Net, rec any) {
+	eps := u.eps
+	net.StepJVP(rec, u.sTil, u.sNew)
+	for i := range u.nu {
+		u.nu[i] = 1
+		if u.Rng.Uint64()&1 == 0 {
+			u.nu[i] = -1
 		}
 	}
-	return loss
+	nn.Zero(u.thNew)
+	nn.Zero(u.ds)
+	net.StepVJP(rec, u.nu, u.ds, u.thNew)
+	rho0 := math.Sqrt(norm(u.thTil)/(norm(u.sNew)+eps)) + eps
+	rho1 := math.Sqrt(norm(u.thNew)/(norm(u.nu)+eps)) + eps
+	for i := range u.sTil {
+		u.sTil[i] = rho0*u.sNew[i] + rho1*u.nu[i]
+	}
+	for i := range u.thTil {
+		u.thTil[i] = u.thTil[i]/rho0 + u.thNew[i]/rho1
+	}
 }
 
 // accumulate adds (gs·s̃) θ̃ into grad: the estimated gradient of a loss
 // whose derivative with respect to the current state is gs.
-func (u *UORO) accumulate(grad []float64) {
-	c := nn.Dot(u.gs, u.sTil)
+func (u *UORO) accumulate(gs, grad []float64) {
+	c := nn.Dot(gs, u.sTil)
 	for i, v := range u.thTil {
 		grad[i] += c * v
 	}

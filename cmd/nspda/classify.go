@@ -47,13 +47,13 @@ classified one at a time. A string has at most ` + fmt.Sprint(limits.StringLen) 
 			if err != nil {
 				return err
 			}
-			net, isNSPDA := m.Model.(*nspda.Net)
+			w, isNSPDA := m.Model.(nspda.Weighted)
 			if trace && !isNSPDA {
 				return usagef("--trace shows the NSPDA's states and stack; %s models have neither", m.Kind())
 			}
 			c := classifier{w: cmd.OutOrStdout(), alpha: alpha, run: m.classifier(), trace: trace}
 			if isNSPDA {
-				c.net = net.Model
+				c.net = w.Weights()
 			}
 			if file != "" {
 				return c.file(cmd.InOrStdin(), file)

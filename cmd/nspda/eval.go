@@ -12,7 +12,7 @@ import (
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/limits"
-	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn"
 )
 
 func newEval() *cobra.Command {
@@ -61,11 +61,11 @@ number of strings, errors, error %, false accepts and false rejects. With
 				m.refine = refine
 			}
 			if discretize {
-				n, ok := m.Model.(*nspda.Net)
+				d, ok := m.Model.(nn.Discretizer)
 				if !ok {
 					return usagef("--discretize applies to NSPDA models, not %s", m.Kind())
 				}
-				m.Model = nspda.NewNet(n.Model.Discretize())
+				m.Model = d.Discretized()
 			}
 			run := m.classifier()
 			var results []evaluate.Result

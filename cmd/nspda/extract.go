@@ -136,11 +136,11 @@ func loadNSPDA(path string) (*nspda.Model, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	net, ok := m.Model.(*nspda.Net)
+	w, ok := m.Model.(nspda.Weighted)
 	if !ok {
 		return nil, 0, fmt.Errorf("%s is a %s model; only an NSPDA has a state and a stack to read", path, m.Kind())
 	}
-	return net.Model, m.refine, nil
+	return w.Weights(), m.refine, nil
 }
 
 // exhaustiveCount is Σ_{n ≤ maxLen} L^n.

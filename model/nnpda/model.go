@@ -99,7 +99,7 @@ func New(alphabet []rune, cfg Config, rng *rand.Rand) (*Model, error) {
 // DefaultMaxLen. A loaded model passes the number of parameters its file
 // holds (else -1), checked before anything of the config's size is allocated.
 func build(alphabet []rune, cfg Config, nparams int) (*Model, error) {
-	if err := checkAlphabet(alphabet); err != nil {
+	if err := nn.CheckAlphabet(alphabet); err != nil {
 		return nil, fmt.Errorf("nnpda: %v", err)
 	}
 	if err := cfg.validate(); err != nil {
@@ -117,23 +117,6 @@ func build(alphabet []rune, cfg Config, nparams int) (*Model, error) {
 	m.Weights = m.View(m.params)
 	m.Reserve(DefaultMaxLen)
 	return m, nil
-}
-
-// checkAlphabet refuses an empty alphabet, repeated symbols, and the end
-// marker '$'.
-func checkAlphabet(alphabet []rune) error {
-	if len(alphabet) == 0 {
-		return errors.New("alphabet is empty")
-	}
-	for i, r := range alphabet {
-		if r == '$' {
-			return errors.New("'$' is reserved for the end marker")
-		}
-		if slices.Contains(alphabet[:i], r) {
-			return fmt.Errorf("symbol %q appears twice in the alphabet", r)
-		}
-	}
-	return nil
 }
 
 func (m *Model) r() int { return m.l + 1 } // read neurons

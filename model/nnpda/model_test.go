@@ -271,24 +271,10 @@ func TestLoadRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.Kind() != "nnpda" || !spec.HigherOrder || spec.Name != "nnpda" {
-			t.Errorf("spec %s: kind %s, higher order %v", spec.Name, m.Kind(), spec.HigherOrder)
+		if m.Kind() != "nnpda" || !spec.HigherOrder || spec.Name != "nnpda" || string(m.Alphabet()) != "abc" {
+			t.Errorf("spec %s: kind %s, higher order %v, alphabet %q", spec.Name, m.Kind(), spec.HigherOrder, string(m.Alphabet()))
 		}
-		cfg, err := json.Marshal(m.Config())
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2, err := spec.Load(m.Alphabet(), cfg, m.Params())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(m.Params(), m2.Params()) || m2.Config() != m.Config() || string(m2.Alphabet()) != "abc" {
-			t.Fatalf("round trip changed the model: %s", cfg)
-		}
-		c := nntest.Case{Syms: []int{0, 2, 1, 1}, Label: 1, Refine: 2}
-		if a, b := nntest.Loss(m, c), nntest.Loss(m2, c); a != b {
-			t.Errorf("order %d: loss %v before, %v after the round trip", order, a, b)
-		}
+		nntest.CheckReload(t, spec, m, nntest.Case{Syms: []int{0, 2, 1, 1}, Label: 1, Refine: 2})
 	}
 }
 

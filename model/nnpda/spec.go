@@ -1,10 +1,8 @@
 package nnpda
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/nspda/nspda/nn"
@@ -42,20 +40,16 @@ func DefaultConfig(opt nn.Options) Config {
 // parameters, refusing unknown fields, bad settings, a parameter vector of the
 // wrong length and non-finite parameters.
 func Load(alphabet []rune, config json.RawMessage, params []float64) (*Model, error) {
-	dec := json.NewDecoder(bytes.NewReader(config))
-	dec.DisallowUnknownFields()
 	var cfg Config
-	if err := dec.Decode(&cfg); err != nil {
+	if err := nn.DecodeConfig(config, &cfg); err != nil {
 		return nil, fmt.Errorf("nnpda: bad config: %v", err)
 	}
 	m, err := build(alphabet, cfg, len(params))
 	if err != nil {
 		return nil, err
 	}
-	for i, v := range params {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("nnpda: parameter %d is %v", i, v)
-		}
+	if err := nn.CheckFinite(params); err != nil {
+		return nil, fmt.Errorf("nnpda: %v", err)
 	}
 	copy(m.params, params)
 	return m, nil

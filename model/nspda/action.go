@@ -21,26 +21,18 @@ func (n *Net) ActionLoss(recAny any, op int, weight float64, ds, grad []float64)
 	if !rec.moved {
 		return 0
 	}
-	tau := 0.0
-	switch grammar.Op(op) {
-	case grammar.Push:
-		tau = 1
-	case grammar.Pop:
-		tau = -1
-	}
+	tau := actionTarget(grammar.Op(op))
 	loss := 0.0
 	var gWa, gBa []float64
 	if ds != nil {
 		_, _, gWa, gBa, _, _ = n.grads(grad)
 	}
 	for c, v := range rec.act {
-		sg := nn.Sigmoid(v)
-		e := 2*sg - 1 - tau
-		loss += 0.5 * e * e
+		l, dv := actionTerm(v, tau, weight)
+		loss += l
 		if ds == nil {
 			continue
 		}
-		dv := weight * e * 2 * sg * (1 - sg)
 		gBa[c] += dv
 		n.backRow(n.Wa, gWa, n.A, c, dv, rec, ds)
 	}

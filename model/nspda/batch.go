@@ -58,6 +58,7 @@ type Batch struct {
 	gsig   []float64   // scratch: a group's σ'
 	rbase  []float64   // scratch: R drawn read values
 	rg     []float64   // scratch: R
+	rold   []float64   // scratch: R, a string's read before its action
 	rn     []float64   // scratch: R
 	nIt    int         // iterations of the longest string
 }
@@ -165,7 +166,7 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 	}
 	bt.stacks = grow(bt.stacks, B)
 	bt.col = grow(bt.col, A)
-	bt.rbase, bt.rg, bt.rn = grow(bt.rbase, R), grow(bt.rg, R), grow(bt.rn, R)
+	bt.rbase, bt.rg, bt.rn, bt.rold = grow(bt.rbase, R), grow(bt.rg, R), grow(bt.rn, R), grow(bt.rold, R)
 	base := bt.rbase
 	s := bt.st[0]
 	clear(s)
@@ -176,8 +177,7 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 		if rngs != nil {
 			rng = rngs[b]
 		}
-		vTop, vPop := drawReadsRng(rng, base)
-		fillRead(base, base, -1, -1, vTop, vPop)
+		startRead(rng, base)
 		for k, v := range base {
 			s[(J+k)*B+b] = v
 			s[(J+R+k)*B+b] = v
@@ -190,20 +190,6 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 	}
 }
 
-// drawReadsRng is Net.drawReads with the rng given.
-func drawReadsRng(rng *rand.Rand, base []float64) (top, popped float64) {
-	if rng == nil {
-		for k := range base {
-			base[k] = stack.EvalReads.Other
-		}
-		return stack.EvalReads.Top, stack.EvalReads.Popped
-	}
-	for k := range base {
-		base[k] = uniform(rng, stack.OtherRange)
-	}
-	return uniform(rng, stack.TopRange), uniform(rng, stack.PoppedRange)
-}
-
 // chunks is the number of chunks of lanes strings that hold n strings.
 func chunks(n int) int { return (n + lanes - 1) / lanes }
 
@@ -213,10 +199,10 @@ func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 
 // gather copies the state and read of the strings idx (from the state s)
 // at input position t, and at second order their one-hot input, into the
-// group buffer bt.zin (J+C rows, C = ctx()) and sets the group buffer bt.zr
+// group buffer bt.zin (J+C rows, C = ctxRow()) and sets the group buffer bt.zr
 // (J·C rows), or zr when not nil, to their products; the padding is zero.
 func (bt *Batch) gather(s []float64, t int, idx []int, nc int, zr []float64) (zin, _ []float64) {
-	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.ctx()
+	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.n.ctxRow()
 	rows := J + C
 	bt.zin = zeroed(bt.zin, rows*nc*lanes)
 	zin = bt.zin
@@ -242,19 +228,10 @@ func extend(v []float64, n int) []float64 {
 	return slices.Grow(v, n)[:len(v)+n]
 }
 
-// ctx is the length of the vector each state neuron's weights contract
-// with: R (third order), or V = R+X (second order, [r; x]).
-func (bt *Batch) ctx() int {
-	if bt.n.Order == Second {
-		return bt.n.V()
-	}
-	return bt.n.R()
-}
-
 // bases returns the offsets and the state-neuron strides of Ws and Wa for
 // group l, in the kernels' terms.
 func (bt *Batch) bases(l int) (ws, wsj, wa, waj int) {
-	J, A, C := bt.n.J, bt.n.A, bt.ctx()
+	J, A, C := bt.n.J, bt.n.A, bt.n.ctxRow()
 	if bt.n.Order == Second {
 		return 0, J * C, 0, A * C
 	}
@@ -298,7 +275,7 @@ func toGroup(g, v []float64, u0, rows, B int, idx []int) {
 // step runs lock-step iteration i (input position t).
 func (bt *Batch) step(i, t int, first, last bool) {
 	n := bt.n
-	J, R, A, B, L, C := n.J, n.R(), n.A, bt.B, n.L, bt.ctx()
+	J, R, A, B, L, C := n.J, n.R(), n.A, bt.B, n.L, bt.n.ctxRow()
 	s, s2, rc := bt.st[i], bt.st[i+1], &bt.recs[i]
 	for l, idx := range bt.groups[t] {
 		if len(idx) == 0 {
@@ -382,41 +359,17 @@ func (bt *Batch) act(rc *batchRec, s, s2 []float64, b, l int) {
 	for c := range a {
 		a[c] = rc.act[c*B+b]
 	}
-	op := DecodeAction(a)
-	cstar, best := 0, -1.0
-	for c, v := range a {
-		if (op == grammar.Noop || Ternary(v) != 0) && abs(v) > best {
-			cstar, best = c, abs(v)
-		}
-	}
-	v := a[cstar]
-	sg := nn.Sigmoid(v)
-	rc.cstar[b], rc.fprim[b], rc.noop[b] = cstar, 2*sg*(1-sg), op == grammar.Noop
-	st := &bt.stacks[b]
-	top := st.Top()
-	below := -1
-	if syms := st.Symbols(); len(syms) >= 2 {
-		below = syms[len(syms)-2]
-	}
-	st.Apply(op, l)
+	op, cstar, fprim := decide(a)
+	rc.cstar[b], rc.fprim[b], rc.noop[b] = cstar, fprim, op == grammar.Noop
 	var rng *rand.Rand
 	if bt.rngs != nil {
 		rng = bt.rngs[b]
 	}
-	base, g, rn := bt.rbase, bt.rg, bt.rn
-	vTop, vPop := drawReadsRng(rng, base)
-	if op == grammar.Push || (op == grammar.Noop && v >= 0) {
-		fillRead(g, base, l, -1, vTop, vPop) // e(x)
-		for k := range g {
-			g[k] -= s[(J+k)*B+b]
-		}
-	} else {
-		fillRead(g, base, below, top, vTop, vPop) // r_below
-		for k := range g {
-			g[k] = s[(J+k)*B+b] - g[k]
-		}
+	r, g, rn := bt.rold, bt.rg, bt.rn
+	for k := range r {
+		r[k] = s[(J+k)*B+b]
 	}
-	fillRead(rn, base, st.Top(), st.Popped(), vTop, vPop)
+	move(&bt.stacks[b], op, a[cstar], l, rng, r, bt.rbase, g, rn)
 	for k := range R {
 		rc.g[k*B+b] = g[k]
 		s2[(J+R+k)*B+b] = rn[k]
@@ -438,7 +391,7 @@ func (bt *Batch) state(i, b int, v []float64) {
 // returns that loss.
 func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
 	n := bt.n
-	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.ctx()
+	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.n.ctxRow()
 	S := J + 2*R
 	gWs, gBs, gWa, gBa, gWo, gBo := n.grads(grad)
 	bt.ds, bt.ds2 = zeroed(bt.ds, S*B), zeroed(bt.ds2, S*B)
@@ -590,19 +543,12 @@ type chunkLog struct {
 // actionLoss adds the action loss of string b at the iteration of rc (target
 // op, weight w) into bt.dact and returns it: ActionLoss for one string.
 func (bt *Batch) actionLoss(rc *batchRec, b, op int, w float64) float64 {
-	tau := 0.0
-	switch grammar.Op(op) {
-	case grammar.Push:
-		tau = 1
-	case grammar.Pop:
-		tau = -1
-	}
+	tau := actionTarget(grammar.Op(op))
 	B, loss := bt.B, 0.0
 	for c := range bt.n.A {
-		sg := nn.Sigmoid(rc.act[c*B+b])
-		e := 2*sg - 1 - tau
-		loss += 0.5 * e * e
-		bt.dact[c*B+b] += w * e * 2 * sg * (1 - sg)
+		l, dv := actionTerm(rc.act[c*B+b], tau, w)
+		loss += l
+		bt.dact[c*B+b] += dv
 	}
 	return w * loss
 }

@@ -80,9 +80,9 @@ type reads struct {
 	top, popped float64
 }
 
-// drawReads replays the Net's training-mode draws from its read stream: the
+// replayReads replays the Net's training-mode draws from its read stream: the
 // R "other" values, then the top's, then the popped symbol's.
-func drawReads(rng *rand.Rand, R int) reads {
+func replayReads(rng *rand.Rand, R int) reads {
 	between := func(iv [2]float64) float64 { return iv[0] + (iv[1]-iv[0])*rng.Float64() }
 	d := reads{base: make([]float64, R)}
 	for k := range d.base {
@@ -149,7 +149,7 @@ func referencePass(t *testing.T, n *Net, c nntest.Case) ([]float64, []refStep) {
 	s := make([]float64, n.StateSize())
 	n.Start(s, stream())
 	s0 := append([]float64(nil), s...)
-	r0 := readOf(nil, -1, drawReads(twin, R))
+	r0 := readOf(nil, -1, replayReads(twin, R))
 	if !slices.Equal(s[J:J+R], r0) || !slices.Equal(s[J+R:], r0) {
 		t.Fatalf("initial read %v, want %v", s[J:], r0)
 	}
@@ -163,7 +163,7 @@ func referencePass(t *testing.T, n *Net, c nntest.Case) ([]float64, []refStep) {
 			s2 := make([]float64, n.StateSize())
 			n.Step(st.rec, s, s2, l, st.first, st.last)
 			if st.moved {
-				d := drawReads(twin, R)
+				d := replayReads(twin, R)
 				op := DecodeAction(st.rec.act)
 				st.noop = op == grammar.Noop
 				st.cstar = decisive(st.rec.act, op)

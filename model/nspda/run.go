@@ -132,10 +132,12 @@ func (r *Runner) SetConfig(active, syms []int, popped int) {
 func (r *Runner) Step(l int) grammar.Op {
 	m := r.m
 	for it := 0; it < r.Refine; it++ {
+		// eqs. (2) and (1), the shared kernel over the active state
+		// neurons (their z_j are 1), the input weight first at second order.
 		if it == 0 {
-			r.accumulate(r.act, m.Wa, m.Ba, m.A, l)
+			m.contract(r.act, m.Wa, m.Ba, m.A, l, r.active, r.z, r.r, inputFirst)
 		}
-		r.accumulate(r.pre, m.Ws, m.Bs, m.J, l)
+		m.contract(r.pre, m.Ws, m.Bs, m.J, l, r.active, r.z, r.r, inputFirst)
 		r.active = r.active[:0]
 		for i, v := range r.pre {
 			r.z[i] = 0
@@ -152,42 +154,6 @@ func (r *Runner) Step(l int) grammar.Op {
 	r.Stack.Read(r.r, r.Reads)
 	r.y = r.output()
 	return r.op
-}
-
-// accumulate sets out[i] = b[i] + Σ_j z_j Σ_k W[i,j,k,l] r_k (third order) or
-// b[i] + Σ_j z_j (Σ_k W[i,j,k] r_k + W[i,j,R+l]) (second order), using that z
-// is binary (only active j contribute) and x is one-hot (only column l).
-func (r *Runner) accumulate(out, W, b []float64, n, l int) {
-	copy(out, b)
-	m := r.m
-	R := m.R()
-	rv := r.r
-	if m.Order == Third {
-		for _, j := range r.active {
-			base := (l*m.J + j) * n * R
-			for i := range out {
-				row := W[base+i*R : base+i*R+R]
-				s := 0.0
-				for k, w := range row {
-					s += w * rv[k]
-				}
-				out[i] += s
-			}
-		}
-		return
-	}
-	V := m.V()
-	for _, j := range r.active {
-		base := j * n * V
-		for i := range out {
-			row := W[base+i*V : base+i*V+V]
-			s := row[R+l]
-			for k, w := range row[:R] {
-				s += w * rv[k]
-			}
-			out[i] += s
-		}
-	}
 }
 
 func (r *Runner) output() float64 {

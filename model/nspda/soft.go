@@ -193,7 +193,7 @@ func (n *Net) softAct(rec *record, S, S2 []float64) {
 		sr.popped[k] = pop * S[k]
 	}
 	copy(sr.top, S2[:L])
-	sr.vTop, sr.vPop = n.drawReads(rec.base)
+	sr.vTop, sr.vPop = drawReads(n.rng, rec.base)
 	softRead(rec.rn, rec.base, sr.top, sr.popped, sr.vTop, sr.vPop)
 }
 

@@ -68,7 +68,7 @@ func softForward(n *Net, c nntest.Case) ([]*record, float64) {
 func softRelaxedLoss(n *Net, refs []*record, c nntest.Case) float64 {
 	J, R, L, D := n.J, n.R(), n.L, n.depth()
 	twin := rand.New(rand.NewPCG(c.Seed, c.Seed^0x9e3779b97f4a7c15))
-	r := readOf(nil, -1, drawReads(twin, R))
+	r := readOf(nil, -1, replayReads(twin, R))
 	p := append([]float64(nil), r...)
 	z := make([]float64, J)
 	z[0] = 1
@@ -102,7 +102,7 @@ func softRelaxedLoss(n *Net, refs []*record, c nntest.Case) float64 {
 					}
 				}
 				S2[0][l] += pi[grammar.Push]
-				dr := drawReads(twin, R)
+				dr := replayReads(twin, R)
 				empty := 1.0
 				for k := 0; k < L; k++ {
 					T, P := S2[0][k], pi[grammar.Pop]*S[0][k]

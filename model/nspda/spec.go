@@ -86,10 +86,25 @@ func (n *Net) Encode(w io.Writer, evalRefine int) error {
 	return n.Model.Encode(w)
 }
 
-// Weights is the model a program is written into (program.Programmable).
+// Weighted is the optional interface of a model that computes with NSPDA
+// weights: the tools that read an NSPDA's states and stack (classify
+// --trace, extract) and programs written into it (program.Programmable)
+// ask a loaded nn.Model for it, never for its concrete type.
+type Weighted interface {
+	Weights() *Model
+}
+
+// Weights is the model the net computes with (Weighted; a program is
+// written into it).
 func (n *Net) Weights() *Model { return n.Model }
+
+// Discretized is a net over a copy of its weights made ternary
+// (Model.Discretize, the paper's discretization before evaluation).
+func (n *Net) Discretized() nn.Model { return NewNet(n.Model.Discretize()) }
 
 var (
 	_ nn.ClassifierMaker = (*Net)(nil)
 	_ nn.Encoder         = (*Net)(nil)
+	_ nn.Discretizer     = (*Net)(nil)
+	_ Weighted           = (*Net)(nil)
 )

@@ -53,7 +53,6 @@
 package rnn
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -129,10 +128,8 @@ func newFunc(kind string, lay layout, build func(base) nn.Model) func([]rune, nn
 
 func loadFunc(kind string, lay layout, build func(base) nn.Model) func([]rune, json.RawMessage, []float64) (nn.Model, error) {
 	return func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
-		dec := json.NewDecoder(bytes.NewReader(config))
-		dec.DisallowUnknownFields()
 		var cfg Config
-		if err := dec.Decode(&cfg); err != nil {
+		if err := nn.DecodeConfig(config, &cfg); err != nil {
 			return nil, fmt.Errorf("%s: bad config %q: %v", kind, config, err)
 		}
 		b, err := newBase(kind, alphabet, lay, cfg.Hidden, len(params))

@@ -198,14 +198,7 @@ func TestLoadRoundTrip(t *testing.T) {
 	for _, name := range names {
 		m := newModel(t, name, 5, 9)
 		jitter(m, 0.3, 9)
-		cfg, err := json.Marshal(m.Config())
-		if err != nil {
-			t.Fatal(err)
-		}
-		m2, err := lookup(t, name).Load(m.Alphabet(), cfg, m.Params())
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+		m2, _ := nntest.Reload(t, lookup(t, name), m)
 		if &m2.Params()[0] == &m.Params()[0] {
 			t.Errorf("%s: Load aliases the caller's parameters", name)
 		}

@@ -100,7 +100,7 @@ func build(mem Memory, alphabet []rune, cfg Config, nparams int) (*Model, error)
 	if mem != Stack && mem != List {
 		return nil, fmt.Errorf("stackrnn: unknown memory %d", mem)
 	}
-	if err := checkAlphabet(alphabet); err != nil {
+	if err := nn.CheckAlphabet(alphabet); err != nil {
 		return nil, fmt.Errorf("stackrnn: %v", err)
 	}
 	if err := cfg.validate(); err != nil {
@@ -114,23 +114,6 @@ func build(mem Memory, alphabet []rune, cfg Config, nparams int) (*Model, error)
 	m.Weights = m.View(m.params)
 	m.Reserve(DefaultMaxLen)
 	return m, nil
-}
-
-// checkAlphabet refuses an empty alphabet, repeated symbols, and the end
-// marker '$'.
-func checkAlphabet(alphabet []rune) error {
-	if len(alphabet) == 0 {
-		return errors.New("alphabet is empty")
-	}
-	for i, r := range alphabet {
-		if r == '$' {
-			return errors.New("'$' is reserved for the end marker")
-		}
-		if slices.Contains(alphabet[:i], r) {
-			return fmt.Errorf("symbol %q appears twice in the alphabet", r)
-		}
-	}
-	return nil
 }
 
 // sizes returns the lengths of U, R, P, C, Wo and Bo.

@@ -1,10 +1,8 @@
 package stackrnn
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"math"
 	"math/rand/v2"
 
 	"github.com/nspda/nspda/nn"
@@ -54,20 +52,16 @@ func DefaultConfig(mem Memory, opt nn.Options) Config {
 // parameters, refusing unknown fields, bad settings, a parameter vector of the
 // wrong length and non-finite parameters.
 func Load(mem Memory, alphabet []rune, config json.RawMessage, params []float64) (*Model, error) {
-	dec := json.NewDecoder(bytes.NewReader(config))
-	dec.DisallowUnknownFields()
 	var cfg Config
-	if err := dec.Decode(&cfg); err != nil {
+	if err := nn.DecodeConfig(config, &cfg); err != nil {
 		return nil, fmt.Errorf("stackrnn: bad %s config: %v", mem.Kind(), err)
 	}
 	m, err := build(mem, alphabet, cfg, len(params))
 	if err != nil {
 		return nil, err
 	}
-	for i, v := range params {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("stackrnn: parameter %d is %v", i, v)
-		}
+	if err := nn.CheckFinite(params); err != nil {
+		return nil, fmt.Errorf("stackrnn: %v", err)
 	}
 	copy(m.params, params)
 	return m, nil
