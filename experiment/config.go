@@ -100,6 +100,9 @@ type Config struct {
 	// (start r has patience Patience·luby(r+1), Luby's universal restart
 	// schedule: train.Settings.Luby).
 	RestartSchedule string `json:"restart_schedule,omitempty"`
+	// FirstPatience, when positive, is the patience of the first start
+	// only (train.Settings.FirstPatience).
+	FirstPatience int `json:"first_patience,omitempty"`
 
 	// Data, when set, trains on this JSONL file of labelled strings instead
 	// of the grammar's generated split: learning from data alone, with no
@@ -314,6 +317,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("unknown restart schedule %q (want luby, or none for a constant patience)", c.RestartSchedule)
 	case c.RestartSchedule != "" && c.Restarts == 0:
 		return fmt.Errorf("a restart schedule needs restarts")
+	case c.FirstPatience < 0 || c.FirstPatience > 0 && c.Restarts == 0:
+		return fmt.Errorf("first-patience must be at least 0 and needs restarts (it is the first start's patience)")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

@@ -214,8 +214,9 @@ func TestLockStepConfig(t *testing.T) {
 	}
 }
 
-// TestRestartSchedule: "luby" needs restarts, other names are refused, and
-// the schedule changes the key only when it is set.
+// TestRestartSchedule: "luby" and a first start's patience need restarts,
+// other names and negative patience are refused, and each changes the key
+// only when it is set.
 func TestRestartSchedule(t *testing.T) {
 	c, _ := Recipe("default")
 	plain := c.Key()
@@ -225,6 +226,21 @@ func TestRestartSchedule(t *testing.T) {
 	}
 	if c.Key() == plain {
 		t.Error("the luby schedule does not change the key")
+	}
+	f := c
+	f.FirstPatience = 20
+	if err := f.Validate(); err != nil || f.Key() == c.Key() {
+		t.Errorf("first-patience 20: %v, key changed: %v", err, f.Key() != c.Key())
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.FirstPatience = -1 },
+		func(c *Config) { c.FirstPatience, c.RestartSchedule, c.Restarts = 20, "", 0 },
+	} {
+		b := c
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "first-patience") {
+			t.Errorf("first-patience %d with %d restarts: %v", b.FirstPatience, b.Restarts, err)
+		}
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.RestartSchedule = "geometric" },

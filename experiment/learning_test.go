@@ -17,7 +17,7 @@ func learning() Config {
 	c := small()
 	c.Hints, c.Loss, c.NextWeight, c.LMWeight, c.ActionWeight = 0, "viable", 1, 0.5, 1
 	c.Optimizer, c.LR, c.Batch, c.ClipNorm, c.InitScale = "adam", 0.01, 8, 5, 0.5
-	c.Patience, c.Plateau, c.Restarts, c.MaxEpochs, c.RestartSchedule = 2, 1, 2, 8, "luby"
+	c.Patience, c.Plateau, c.Restarts, c.MaxEpochs, c.RestartSchedule, c.FirstPatience = 2, 1, 2, 8, "luby", 3
 	return c
 }
 

@@ -402,7 +402,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
-		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby",
+		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: cfg.SoftAlternate,
 		LockStep: cfg.LockStep,
 	}, nil

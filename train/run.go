@@ -59,6 +59,10 @@ type Settings struct {
 	// distribution of the epochs a start needs: many short starts, and a
 	// few long ones for languages that learn slowly.
 	Luby bool
+	// FirstPatience, when positive, is the patience of the first start
+	// (Patience, or its Luby term, serves the restarts): one long start,
+	// then short ones.
+	FirstPatience int
 	// SoftStackBeta0, when positive, anneals the sharpness of a net's
 	// training-mode stack (Sharpener): epoch e of each start (0-based,
 	// counted from the start's first epoch) runs at
@@ -502,8 +506,11 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 }
 
 // startPatience is the patience of start r (0-based): Patience, or with
-// Luby Patience·luby(r+1).
+// Luby Patience·luby(r+1); FirstPatience, if set, for the first start.
 func (set Settings) startPatience(r int) int {
+	if r == 0 && set.FirstPatience > 0 {
+		return set.FirstPatience
+	}
 	if !set.Luby {
 		return set.Patience
 	}

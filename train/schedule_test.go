@@ -74,7 +74,7 @@ func TestFixedRate(t *testing.T) {
 }
 
 // TestLuby: the first terms of Luby's sequence, and the patience each start
-// gets from it.
+// gets from it and from FirstPatience.
 func TestLuby(t *testing.T) {
 	want := []int{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16, 1}
 	for i, w := range want {
@@ -90,5 +90,17 @@ func TestLuby(t *testing.T) {
 	}
 	if got := (Settings{Patience: 5}).startPatience(6); got != 5 {
 		t.Errorf("without Luby, start 6: patience %d, want 5", got)
+	}
+	first := Settings{Patience: 5, FirstPatience: 20}
+	for r, w := range []int{20, 5, 5, 5} {
+		if got := first.startPatience(r); got != w {
+			t.Errorf("first patience 20, start %d: patience %d, want %d", r, got, w)
+		}
+	}
+	first.Luby = true
+	for r, w := range []int{20, 5, 10, 5} {
+		if got := first.startPatience(r); got != w {
+			t.Errorf("first patience 20 with Luby, start %d: patience %d, want %d", r, got, w)
+		}
 	}
 }
