@@ -16,19 +16,14 @@ func TestLearningRowsStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := 0
-	for r, label := range tab.Rows {
-		for _, cell := range tab.Cells[r] {
-			for _, cfg := range cell.Configs {
-				n++
-				if _, err := os.Stat(filepath.Join("../results", cfg.Key(), experiment.SummaryFile)); err != nil {
-					t.Errorf("%s, %s seed %d: run %s is not in the store", label, cfg.Grammar, cfg.Seed, cfg.Key())
-				}
-			}
-		}
-	}
-	if n == 0 {
+	cfgs := tab.Configs()
+	if len(cfgs) == 0 {
 		t.Fatal("the learning table has no runs")
 	}
-	t.Logf("%d run cells, all stored", n)
+	for _, cfg := range cfgs {
+		if _, err := os.Stat(filepath.Join("../results", cfg.Key(), experiment.SummaryFile)); err != nil {
+			t.Errorf("%s order %d seed %d (%s): run %s is not in the store", cfg.Grammar, cfg.Order, cfg.Seed, cfg.Loss, cfg.Key())
+		}
+	}
+	t.Logf("%d runs, all stored", len(cfgs))
 }
