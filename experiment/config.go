@@ -103,6 +103,10 @@ type Config struct {
 	// FirstPatience, when positive, is the patience of the first start
 	// only (train.Settings.FirstPatience).
 	FirstPatience int `json:"first_patience,omitempty"`
+	// Probes short starts of patience ProbePatience run after the first
+	// start and before the Restarts long ones (train.Settings.Probes).
+	Probes        int `json:"probes,omitempty"`
+	ProbePatience int `json:"probe_patience,omitempty"`
 
 	// Data, when set, trains on this JSONL file of labelled strings instead
 	// of the grammar's generated split: learning from data alone, with no
@@ -319,6 +323,10 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("a restart schedule needs restarts")
 	case c.FirstPatience < 0 || c.FirstPatience > 0 && c.Restarts == 0:
 		return fmt.Errorf("first-patience must be at least 0 and needs restarts (it is the first start's patience)")
+	case c.Probes < 0 || c.Probes > 0 && (c.Patience == 0 || c.ProbePatience < 1):
+		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
+	case c.ProbePatience < 0 || c.ProbePatience > 0 && c.Probes == 0:
+		return fmt.Errorf("probe-patience is the probes' patience: it needs --probes")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

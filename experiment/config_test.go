@@ -232,6 +232,24 @@ func TestRestartSchedule(t *testing.T) {
 	if err := f.Validate(); err != nil || f.Key() == c.Key() {
 		t.Errorf("first-patience 20: %v, key changed: %v", err, f.Key() != c.Key())
 	}
+	p := c
+	p.RestartSchedule = ""
+	p.Probes, p.ProbePatience = 32, 5
+	if err := p.Validate(); err != nil || p.Key() == plain {
+		t.Errorf("32 probes of patience 5: %v, key changed: %v", err, p.Key() != plain)
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Probes = -1 },
+		func(c *Config) { c.ProbePatience = 0 },
+		func(c *Config) { c.Probes, c.ProbePatience = 0, 5 },
+		func(c *Config) { c.Patience, c.Restarts, c.Plateau = 0, 0, 0 },
+	} {
+		b := p
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "probe") {
+			t.Errorf("%d probes of patience %d (patience %d): %v", b.Probes, b.ProbePatience, b.Patience, err)
+		}
+	}
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.FirstPatience = -1 },
 		func(c *Config) { c.FirstPatience, c.RestartSchedule, c.Restarts = 20, "", 0 },

@@ -403,6 +403,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
+		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience,
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: cfg.SoftAlternate,
 		LockStep: cfg.LockStep,
 	}, nil

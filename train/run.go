@@ -63,6 +63,14 @@ type Settings struct {
 	// (Patience, or its Luby term, serves the restarts): one long start,
 	// then short ones.
 	FirstPatience int
+	// Probes, when positive (with Patience), runs that many short starts of
+	// patience ProbePatience after the first start, before the Restarts
+	// long ones: a start that finds its policy at once is found by a probe,
+	// and a language that learns slowly still gets every long start. The
+	// long starts draw the initial weights they would draw without probes
+	// (Env.Init(1…Restarts)); probe p draws Env.Init(Restarts+p).
+	Probes        int
+	ProbePatience int
 	// SoftStackBeta0, when positive, anneals the sharpness of a net's
 	// training-mode stack (Sharpener): epoch e of each start (0-based,
 	// counted from the start's first epoch) runs at
@@ -419,7 +427,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
 			return Result{}, err
 		}
-		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts {
+		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts+set.Probes {
 			if err := st.restart(env, set, fresh); err != nil {
 				return Result{}, err
 			}
@@ -505,9 +513,17 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 	return 100 * acc
 }
 
-// startPatience is the patience of start r (0-based): Patience, or with
-// Luby Patience·luby(r+1); FirstPatience, if set, for the first start.
+// startPatience is the patience of start r (0-based): ProbePatience for the
+// probes (starts 1…Probes); for the others, the long start ℓ (r, less the
+// probes), Patience, or with Luby Patience·luby(ℓ+1); FirstPatience, if
+// set, for the first start.
 func (set Settings) startPatience(r int) int {
+	if set.probe(r) {
+		return set.ProbePatience
+	}
+	if r > set.Probes {
+		r -= set.Probes
+	}
 	if r == 0 && set.FirstPatience > 0 {
 		return set.FirstPatience
 	}
@@ -515,6 +531,21 @@ func (set Settings) startPatience(r int) int {
 		return set.Patience
 	}
 	return set.Patience * luby(r+1)
+}
+
+// probe reports whether start r is one of the probes (Settings.Probes).
+func (set Settings) probe(r int) bool { return r >= 1 && r <= set.Probes }
+
+// initIndex is the initialization start r draws (Env.Init): the long start
+// ℓ draws ℓ, as it would without probes, and probe p draws Restarts+p.
+func (set Settings) initIndex(r int) int {
+	switch {
+	case set.probe(r):
+		return set.Restarts + r
+	case r > set.Probes:
+		return r - set.Probes
+	}
+	return r
 }
 
 // luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
@@ -541,7 +572,7 @@ func (st *runState) restart(env Env, set Settings, fresh []byte) error {
 	if env.Init == nil {
 		return fmt.Errorf("restarts need an initializer")
 	}
-	if err := env.Init(st.cp.Restart); err != nil {
+	if err := env.Init(set.initIndex(st.cp.Restart)); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(fresh, set.Curriculum); err != nil {
