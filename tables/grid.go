@@ -441,19 +441,22 @@ var learningRecipes = []struct {
 	{"default (PDA targets)", func(opt GridOptions, g string, order int) experiment.Config {
 		return learningBase(opt, "default", g, order)
 	}, ""},
+	{"default, 9 long starts (no probes)", func(opt GridOptions, g string, order int) experiment.Config {
+		// The default before it took the probes: its stored runs keep
+		// their keys.
+		return learningBase(opt, "default", g, order, longStarts)
+	}, ""},
 	{"default, 41 short starts (patience 5)", func(opt GridOptions, g string, order int) experiment.Config {
 		// Many short starts (docs/training.md, probe 15): measured beside
 		// the default, not made it.
-		c := learningBase(opt, "default", g, order)
-		c.Patience, c.Restarts = 5, 40
-		return c
+		return learningBase(opt, "default", g, order, longStarts, func(c *experiment.Config) {
+			c.Patience, c.Restarts = 5, 40
+		})
 	}, ""},
 	{"default, the paper's size rule", func(opt GridOptions, g string, order int) experiment.Config {
 		// The default recipe before it drew J by the wide rule: its stored
 		// runs keep their keys.
-		c := learningBase(opt, "default", g, order)
-		c.Size = ""
-		return c
+		return learningBase(opt, "default", g, order, longStarts, func(c *experiment.Config) { c.Size = "" })
 	}, "the default M1 runs: at second order the two size rules are one"},
 	{"data-only", func(opt GridOptions, g string, order int) experiment.Config {
 		return learningBase(opt, "data", g, order)
@@ -466,14 +469,12 @@ var learningRecipes = []struct {
 		return c
 	}, ""},
 	{"default + action loss", func(opt GridOptions, g string, order int) experiment.Config {
-		c := learningBase(opt, "default", g, order)
-		c.ActionWeight = 1
-		return c
+		return learningBase(opt, "default", g, order, longStarts, func(c *experiment.Config) { c.ActionWeight = 1 })
 	}, ""},
 	{"default + action loss, 41 short starts (patience 5)", func(opt GridOptions, g string, order int) experiment.Config {
-		c := learningBase(opt, "default", g, order)
-		c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
-		return c
+		return learningBase(opt, "default", g, order, longStarts, func(c *experiment.Config) {
+			c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
+		})
 	}, ""},
 	{"action recipe", func(opt GridOptions, g string, order int) experiment.Config {
 		// The action recipe: the action row before the default took the
@@ -482,14 +483,23 @@ var learningRecipes = []struct {
 	}, "the default + action loss M1 runs: at second order the two size rules are one"},
 }
 
-// learningBase is a recipe for one grammar and order, with the estimator
-// named and the options' budgets.
-func learningBase(opt GridOptions, recipe, grammar string, order int) experiment.Config {
+// learningBase is a recipe for one grammar and order, changed by mods, with
+// the estimator named and the options' budgets.
+func learningBase(opt GridOptions, recipe, grammar string, order int, mods ...func(*experiment.Config)) experiment.Config {
 	c, _ := experiment.Recipe(recipe)
 	c.Grammar, c.Order = grammar, order
+	for _, m := range mods {
+		m(&c)
+	}
 	c.Algo = c.Algorithm()
 	opt.budget(&c)
 	return c.Normalize()
+}
+
+// longStarts takes the probes out of the default recipe: its starts as they
+// were before it took them (patience 20, 8 restarts, 400 epochs).
+func longStarts(c *experiment.Config) {
+	c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
 }
 
 func learningTable(opt GridOptions) *Table {

@@ -146,7 +146,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.StringSliceVar(&cfg.TestData, "test", cfg.TestData, "with --data: test files (repeat or comma-separate); errors are reported per file and per length band")
 	f.StringVar(&cfg.Alphabet, "alphabet", cfg.Alphabet, "with --data: the alphabet in order (default: every symbol of the files, sorted)")
 	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
-	f.IntVar(&cfg.Probes, "probes", cfg.Probes, "with --patience: short starts after the first start and before the --restarts long ones")
+	f.IntVar(&cfg.Probes, "probes", cfg.Probes, "with --patience: short starts after the --restarts long ones (for a policy a start finds at once or never)")
 	f.IntVar(&cfg.ProbePatience, "probe-patience", cfg.ProbePatience, "with --probes: the probes' patience")
 	f.IntVar(&cfg.FirstPatience, "first-patience", cfg.FirstPatience, "with --restarts: the first start's patience (0: --patience); e.g. one long start, then short ones")
 	f.StringVar(&cfg.RestartSchedule, "restart-schedule", cfg.RestartSchedule, "with --restarts: luby gives start r the patience --patience × luby(r+1) (1, 1, 2, 1, 1, 2, 4, …: many short starts and a few long ones); empty: every start --patience")
