@@ -154,6 +154,9 @@ func (c Config) Normalize() Config {
 	if c.Size == "paper" || c.Size == "wide" && c.Order == 2 {
 		c.Size = ""
 	}
+	if c.Probes == 0 {
+		c.ProbePatience = 0 // the default's, left behind by --probes 0
+	}
 	return c
 }
 
@@ -329,8 +332,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("first-patience must be at least 0 and needs restarts (it is the first start's patience)")
 	case c.Probes < 0 || c.Probes > 0 && (c.Patience == 0 || c.ProbePatience < 1):
 		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
-	case c.ProbePatience < 0 || c.ProbePatience > 0 && c.Probes == 0:
-		return fmt.Errorf("probe-patience is the probes' patience: it needs --probes")
+	case c.ProbePatience < 0:
+		return fmt.Errorf("probe-patience must be at least 0")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":
