@@ -114,21 +114,16 @@ func smooth(t *testing.T, order int, seed uint64) *Model {
 	}
 }
 
-func TestGradient(t *testing.T) {
-	for _, order := range []int{3, 2} {
-		m := smooth(t, order, 1)
-		for _, c := range cases() {
-			nntest.CheckGradient(t, m, c, 1e-6)
-		}
-	}
-}
-
-func TestAdjointAndStateJacobian(t *testing.T) {
-	for _, order := range []int{3, 2} {
-		m := smooth(t, order, 100)
-		for _, c := range cases() {
-			nntest.CheckAdjoint(t, m, c, 1e-9)
-			nntest.CheckStateJacobian(t, m, c, 1e-6)
+// TestDerivatives runs nntest.DerivativeChecks, each on models found from
+// its own first seed.
+func TestDerivatives(t *testing.T) {
+	for k, chk := range nntest.DerivativeChecks(1e-9) {
+		seed := []uint64{1, 100}[k]
+		for _, order := range []int{3, 2} {
+			m := smooth(t, order, seed)
+			for _, c := range cases() {
+				chk.Run(t, m, c)
+			}
 		}
 	}
 }

@@ -50,24 +50,17 @@ func configs() []Config {
 	return []Config{{}, {Hidden: 4, Stacks: 2, Recurrent: true}, {Hidden: 3, Stacks: 2, Rounding: true}}
 }
 
-func TestGradient(t *testing.T) {
-	for _, mem := range memories {
-		for ci, cfg := range configs() {
-			m := small(t, mem, cfg, 4, uint64(ci+1))
-			for _, c := range cases() {
-				nntest.CheckGradient(t, m, c, 1e-6)
-			}
-		}
-	}
-}
-
-func TestAdjointAndStateJacobian(t *testing.T) {
-	for _, mem := range memories {
-		for ci, cfg := range configs() {
-			m := small(t, mem, cfg, 4, uint64(ci+10))
-			for _, c := range cases() {
-				nntest.CheckAdjoint(t, m, c, 1e-9)
-				nntest.CheckStateJacobian(t, m, c, 1e-6)
+// TestDerivatives runs nntest.DerivativeChecks, each on models of its own
+// seeds.
+func TestDerivatives(t *testing.T) {
+	for k, chk := range nntest.DerivativeChecks(1e-9) {
+		seed := []uint64{1, 10}[k]
+		for _, mem := range memories {
+			for ci, cfg := range configs() {
+				m := small(t, mem, cfg, 4, uint64(ci)+seed)
+				for _, c := range cases() {
+					chk.Run(t, m, c)
+				}
 			}
 		}
 	}

@@ -209,3 +209,27 @@ func StepJacobianError(net nn.Net, rec any, s []float64, redo func(s, s2 []float
 	}
 	return nil
 }
+
+// A Check checks one aspect of a net's derivatives on a case.
+type Check struct {
+	Name string
+	Run  func(t testing.TB, net nn.Net, c Case)
+}
+
+// DerivativeChecks are the checks of a net's derivatives: first the gradient
+// against finite differences of the loss (CheckGradient, tolerance 1e-6),
+// then StepJVP against StepVJP (CheckAdjoint, within adjointTol) and against
+// finite differences of Step (CheckStateJacobian, 1e-6).
+func DerivativeChecks(adjointTol float64) [2]Check {
+	return [2]Check{
+		{"gradient", func(t testing.TB, net nn.Net, c Case) {
+			t.Helper()
+			CheckGradient(t, net, c, 1e-6)
+		}},
+		{"adjoint and state Jacobian", func(t testing.TB, net nn.Net, c Case) {
+			t.Helper()
+			CheckAdjoint(t, net, c, adjointTol)
+			CheckStateJacobian(t, net, c, 1e-6)
+		}},
+	}
+}
