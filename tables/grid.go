@@ -7,6 +7,7 @@ import (
 
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 )
 
 // Grammars of the paper's tables, in the paper's column order: the four
@@ -145,16 +146,10 @@ func NewPlan(ts ...*Table) experiment.Plan {
 // model's estimator named explicitly (so that equal runs of different
 // tables share one key), and the options' budgets.
 func base(opt GridOptions, name, grammar string, order int) experiment.Config {
-	c := experiment.Defaults()
-	c.Model, c.Grammar = name, grammar
+	c := experiment.Defaults().WithModel(name) // the options name has: the key stays honest
+	c.Grammar = grammar
 	spec, _ := model.Lookup(name)
-	c.Order = 0 // unused: keep the key honest
-	if spec.Takes.Order {
-		c.Order = order
-	}
-	if !spec.Takes.Hints {
-		c.Hints, c.HintH = 0, 0
-	}
+	setIf(&c, "order", order)
 	if spec.HigherOrder {
 		c.Noise = RegNoise
 	}
@@ -227,7 +222,7 @@ func hintsTable(opt GridOptions) *Table {
 	nspdaHints := func(h int) func(string, int) (experiment.Config, bool) {
 		return func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nspda", g, order)
-			c.Hints = h
+			setOpts(&c, "hints", h)
 			return c, true
 		}
 	}
@@ -235,7 +230,7 @@ func hintsTable(opt GridOptions) *Table {
 		func(g string, order int) (experiment.Config, bool) { return base(opt, "nnpda", g, order), true },
 		func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nnpda", g, order)
-			c.DeadHint = true
+			setOpts(&c, "dead_hint", true)
 			return c, true
 		},
 		nspdaHints(0), nspdaHints(1), nspdaHints(2),
@@ -255,7 +250,8 @@ func incrementalTable(opt GridOptions) *Table {
 	curriculum := func(name string) func(string, int) (experiment.Config, bool) {
 		return func(g string, order int) (experiment.Config, bool) {
 			c := base(opt, "nspda", g, order)
-			c.Hints, c.Curriculum = 0, name
+			setOpts(&c, "hints", 0)
+			c.Curriculum = name
 			return c, true
 		}
 	}
@@ -373,7 +369,9 @@ func comparisonTable(opt GridOptions) *Table {
 			if row.noise >= 0 {
 				c.Noise = row.noise
 			}
-			c.Rounding = row.rounding
+			if row.rounding {
+				setOpts(&c, "rounding", true)
+			}
 			c.Stage2Annealed = row.annealed
 			m := Metric{Kind: TrainError}
 			if ci%2 == 1 {
@@ -410,7 +408,8 @@ func programmedTable(opt GridOptions) *Table {
 		var cells []Cell
 		for ci, col := range t.Columns {
 			set := programmedSets[ci%len(programmedSets)]
-			c := experiment.Config{Grammar: col.Grammar, Model: "nspda", Order: 2 + r, Tests: []string{set}, Refine: 1}
+			c := experiment.Config{Grammar: col.Grammar, Tests: []string{set}, Refine: 1}.WithModel("nspda")
+			setOpts(&c, "order", 2+r, "hints", 0, "hint_h", 0)
 			cfgs := make([]experiment.Config, opt.Seeds)
 			for i := range cfgs {
 				cfgs[i] = c
@@ -462,7 +461,8 @@ var learningRecipes = []struct {
 		// The data recipe before it alternated stacks (and drew J by the
 		// wide rule): its stored runs keep their keys.
 		c := learningBase(opt, "data", g, order)
-		c.SoftStack, c.SoftAlternate, c.Size = false, false, ""
+		setOpts(&c, "soft_stack", false, "soft_alternate", false)
+		c.Size = ""
 		return c
 	}, ""},
 	{"default + action loss", func(opt GridOptions, g string, order int) experiment.Config {
@@ -486,7 +486,8 @@ var learningRecipes = []struct {
 // named and the options' budgets.
 func learningBase(opt GridOptions, recipe, grammar string, order int) experiment.Config {
 	c, _ := experiment.Recipe(recipe)
-	c.Grammar, c.Order = grammar, order
+	c.Grammar = grammar
+	setOpts(&c, "order", order)
 	c.Algo = c.Algorithm()
 	opt.budget(&c)
 	return c.Normalize()
@@ -534,4 +535,21 @@ func learningTable(opt GridOptions) *Table {
 		}
 	}
 	return t
+}
+
+// setOpts sets the model options key, value, ... of c; the grids set only
+// options their models have (a panic says otherwise).
+func setOpts(c *experiment.Config, kv ...any) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := c.Set(kv[i].(string), kv[i+1]); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// setIf sets the model option key of c to value if c's model has it.
+func setIf(c *experiment.Config, key string, value any) {
+	if nn.HasOption(model.Options(c.Model), key) {
+		setOpts(c, key, value)
+	}
 }
