@@ -97,8 +97,8 @@ type Config struct {
 	// FirstPatience, when positive, is the patience of the first start
 	// only (train.Settings.FirstPatience).
 	FirstPatience int `json:"first_patience,omitempty"`
-	// Probes short starts of patience ProbePatience run after the first
-	// start and before the Restarts long ones (train.Settings.Probes).
+	// Probes short starts of patience ProbePatience run after the
+	// Restarts long ones (train.Settings.Probes).
 	Probes        int `json:"probes,omitempty"`
 	ProbePatience int `json:"probe_patience,omitempty"`
 
@@ -137,6 +137,9 @@ func (c Config) Normalize() Config {
 	if c.Size == "paper" || c.Size == "wide" && c.TensorOrder() == 2 {
 		c.Size = ""
 	}
+	if c.Probes == 0 {
+		c.ProbePatience = 0 // the default's, left behind by --probes 0
+	}
 	return c
 }
 
@@ -160,7 +163,7 @@ var Recipes = []string{"default", "paper", "data", "action"}
 // measured best on validation data (docs/training.md, "What makes the NSPDA
 // learn"): no hints, per-step viability and next-symbol-set targets from the PDA,
 // Adam with minibatches and norm clipping, the standard curriculum, and
-// selection on longer strings with patience and restarts; or "data", what
+// selection on longer strings with patience, probes and restarts; or "data", what
 // needs no automaton in place of the PDA's targets: the paper's per-step
 // copied label and the language-model head, with starts alternating
 // between the digital and the superposition stack; or "action", the
@@ -172,7 +175,11 @@ func Recipe(name string) (Config, error) {
 	case "paper":
 		return c, nil
 	case "default":
-		return learningRecipe(c), nil
+		// Nine long starts, then up to 100 probes of patience 3
+		// (docs/training.md, probe 18).
+		c = learningRecipe(c)
+		c.Probes, c.ProbePatience, c.MaxEpochs = 100, 3, 1000
+		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
 		// the action neurons, with the paper's size rule, which measured
@@ -284,8 +291,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("first-patience must be at least 0 and needs restarts (it is the first start's patience)")
 	case c.Probes < 0 || c.Probes > 0 && (c.Patience == 0 || c.ProbePatience < 1):
 		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
-	case c.ProbePatience < 0 || c.ProbePatience > 0 && c.Probes == 0:
-		return fmt.Errorf("probe-patience is the probes' patience: it needs --probes")
+	case c.ProbePatience < 0:
+		return fmt.Errorf("probe-patience must be at least 0")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

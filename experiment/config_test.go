@@ -310,7 +310,7 @@ func TestRestartSchedule(t *testing.T) {
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.Probes = -1 },
 		func(c *Config) { c.ProbePatience = 0 },
-		func(c *Config) { c.Probes, c.ProbePatience = 0, 5 },
+		func(c *Config) { c.ProbePatience = -1 },
 		func(c *Config) { c.Patience, c.Restarts, c.Plateau = 0, 0, 0 },
 	} {
 		b := p
@@ -318,6 +318,12 @@ func TestRestartSchedule(t *testing.T) {
 		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "probe") {
 			t.Errorf("%d probes of patience %d (patience %d): %v", b.Probes, b.ProbePatience, b.Patience, err)
 		}
+	}
+	off, none := p, p
+	off.Probes = 0
+	none.Probes, none.ProbePatience = 0, 0
+	if off = off.Normalize(); off.ProbePatience != 0 || off.Key() != none.Key() {
+		t.Errorf("--probes 0 keeps probe-patience %d (key as without probes: %v)", off.ProbePatience, off.Key() == none.Key())
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.FirstPatience = -1 },

@@ -1,7 +1,6 @@
 package extract
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -19,15 +18,11 @@ func TestDot(t *testing.T) {
 			t.Errorf("DOT lacks %q:\n%s", want, src)
 		}
 	}
-	data, err := os.ReadFile("../grammar/testdata/topaccept.yaml")
+	ta, err := grammar.Load("../grammar/testdata/topaccept.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := grammar.Parse("topaccept.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	top, err := Dot(p)
+	top, err := Dot(ta.PDA)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package extract
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -25,11 +24,7 @@ func languages(t testing.TB) []*grammar.Language {
 		t.Fatalf("no PDAs in grammar/testdata: %v", err)
 	}
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := grammar.FromSpec(f, data)
+		l, err := grammar.Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -66,16 +66,8 @@ func (p *PDA) MarshalSpec(comment ...string) []byte {
 }
 
 // topWord writes top k (a symbol index, TopEmpty or TopAny) as a spec file
-// does: empty, any, or the quoted symbol.
-func (p *PDA) topWord(k int) string {
-	switch k {
-	case TopAny:
-		return "any"
-	case TopEmpty:
-		return "empty"
-	}
-	return quoteYAML(string(p.Alphabet[k]))
-}
+// does: empty, any, or the symbol quoted for YAML.
+func (p *PDA) topWord(k int) string { return p.top(k, quoteYAML) }
 
 // quoteYAML single-quotes s for YAML (a quote inside is doubled). Newlines
 // cannot appear in a name Parse accepted, but are replaced to keep one line.

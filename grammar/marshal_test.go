@@ -3,7 +3,6 @@ package grammar
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -50,15 +49,7 @@ func TestMarshalSpecRoundTrip(t *testing.T) {
 	}
 	files, _ := filepath.Glob("testdata/*.yaml")
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := Parse(f, data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pdas = append(pdas, p)
+		pdas = append(pdas, parseFile(t, f))
 	}
 	// Names and symbols that need quoting in YAML.
 	odd, err := New(PDA{

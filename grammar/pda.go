@@ -10,6 +10,7 @@ package grammar
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/nspda/nspda/internal/limits"
@@ -305,14 +306,19 @@ func (p *PDA) where(t Transition) string {
 	return fmt.Sprintf("with top %s", p.topName(t.Top))
 }
 
-func (p *PDA) topName(k int) string {
+// topName names top k in messages: empty, any, or the symbol Go-quoted.
+func (p *PDA) topName(k int) string { return p.top(k, strconv.Quote) }
+
+// top writes top k (a symbol index, TopEmpty or TopAny): empty, any, or
+// the symbol quoted by quote.
+func (p *PDA) top(k int, quote func(string) string) string {
 	switch k {
 	case TopAny:
 		return "any"
 	case TopEmpty:
 		return "empty"
 	}
-	return fmt.Sprintf("%q", string(p.Alphabet[k]))
+	return quote(string(p.Alphabet[k]))
 }
 
 // checkSymbol reports whether s may be an alphabet symbol.

@@ -3,7 +3,6 @@ package program
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -95,11 +94,7 @@ func TestTestdataPDAs(t *testing.T) {
 		if _, ok := grammar.Builtin(trimExt(filepath.Base(f))); ok {
 			continue
 		}
-		data, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		lang, err := grammar.FromSpec(f, data)
+		lang, err := grammar.Load(f)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,14 +119,11 @@ func trimExt(name string) string { return name[:len(name)-len(filepath.Ext(name)
 // with the tops q accepts with, at both orders (here topaccept's q1: a and
 // the empty stack, not b or c).
 func TestTopAcceptanceRules(t *testing.T) {
-	data, err := os.ReadFile("../grammar/testdata/topaccept.yaml")
+	l, err := grammar.Load("../grammar/testdata/topaccept.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := grammar.Parse("topaccept.yaml", data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := l.PDA
 	if got := acceptTops(p, 1); !slices.Equal(got, []int{0, p.L()}) {
 		t.Errorf("q1 accepts with tops %v, want [0 %d]", got, p.L())
 	}

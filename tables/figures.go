@@ -231,11 +231,35 @@ func (f *figure) render(prov Provenance, format string) ([]byte, error) {
 // curvesFigure draws training accuracy against epoch for every series, the
 // mean over the finished seeds with a min–max band.
 func curvesFigure(t *Table, s experiment.Store) (*figure, error) {
+	tile := func(g string) *plot.Plot { return tilePlot(g, "epoch", "training accuracy %") }
+	curve := func(cfg experiment.Config) ([]float64, error) {
+		if s.State(cfg.Key()) != experiment.Finished {
+			return nil, nil
+		}
+		ms, err := readMetrics(s.RunDir(cfg.Key()))
+		if err != nil || len(ms) == 0 {
+			return nil, err
+		}
+		c := make([]float64, len(ms))
+		for i, m := range ms {
+			c[i] = m.TrainAcc
+		}
+		return c, nil
+	}
+	return seriesFigure(t, " — training accuracy by epoch (mean, min–max band over seeds)", false, tile, curve, addCurve)
+}
+
+// seriesFigure draws one tile per grammar, made by tile with a y axis of
+// 0–100, holding for every series of that grammar the curves that curve reads
+// off its runs (nil: the run has none), drawn by add in the series' style.
+func seriesFigure(t *Table, title string, points bool, tile func(g string) *plot.Plot,
+	curve func(cfg experiment.Config) ([]float64, error),
+	add func(p *plot.Plot, sty draw.LineStyle, curves [][]float64) error) (*figure, error) {
 	series, labels := t.figureSeries()
-	f := &figure{title: t.figureTitle() + " — training accuracy by epoch (mean, min–max band over seeds)", legend: plot.NewLegend()}
-	styles := legendStyles(&f.legend, labels, false)
+	f := &figure{title: t.figureTitle() + title, legend: plot.NewLegend()}
+	styles := legendStyles(&f.legend, labels, points)
 	for _, g := range t.grammarsOf() {
-		p := tilePlot(g, "epoch", "training accuracy %")
+		p := tile(g)
 		p.Y.Min, p.Y.Max = 0, 100
 		for _, sr := range series {
 			if sr.grammar != g {
@@ -243,23 +267,15 @@ func curvesFigure(t *Table, s experiment.Store) (*figure, error) {
 			}
 			var curves [][]float64
 			for _, cfg := range sr.configs {
-				if s.State(cfg.Key()) != experiment.Finished {
-					continue
-				}
-				ms, err := readMetrics(s.RunDir(cfg.Key()))
+				c, err := curve(cfg)
 				if err != nil {
 					return nil, err
 				}
-				if len(ms) == 0 {
-					continue
+				if c != nil {
+					curves = append(curves, c)
 				}
-				c := make([]float64, len(ms))
-				for i, m := range ms {
-					c[i] = m.TrainAcc
-				}
-				curves = append(curves, c)
 			}
-			if err := addCurve(p, styles[sr.label], curves); err != nil {
+			if err := add(p, styles[sr.label], curves); err != nil {
 				return nil, err
 			}
 		}

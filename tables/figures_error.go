@@ -160,39 +160,31 @@ func computeLengths(ctx context.Context, t *Table, fn lengthsFunc, workers int) 
 // lengthsFigure draws the % error of every series against string length,
 // the mean over finished seeds with a min–max band, one tile per grammar.
 func lengthsFigure(t *Table, lengths map[string]*LengthErrors, bins []LengthBin) (*figure, error) {
-	series, labels := t.figureSeries()
-	f := &figure{title: t.figureTitle() + " — % error against string length (mean, min–max band over seeds)", legend: plot.NewLegend()}
-	styles := legendStyles(&f.legend, labels, true)
 	var ticks []plot.Tick
 	for _, b := range bins {
 		ticks = append(ticks, plot.Tick{Value: binMid(b), Label: fmt.Sprintf("%d–%d", b.Min, b.Max)})
 	}
-	for _, g := range t.grammarsOf() {
+	tile := func(g string) *plot.Plot {
 		p := tilePlot(g, "string length (log scale)", "% error")
 		p.X.Scale, p.X.Tick.Marker = plot.LogScale{}, plot.ConstantTicks(ticks)
 		p.X.Min, p.X.Max = float64(bins[0].Min), float64(bins[len(bins)-1].Max)
-		p.Y.Min, p.Y.Max = 0, 100
-		for _, sr := range series {
-			if sr.grammar != g {
-				continue
-			}
-			var curves [][]float64
-			for _, cfg := range sr.configs {
-				if le := lengths[cfg.Key()]; le != nil {
-					c := make([]float64, len(le.Results))
-					for i, r := range le.Results {
-						c[i] = r.ErrorPct
-					}
-					curves = append(curves, c)
-				}
-			}
-			if err := addLengthCurve(p, styles[sr.label], curves, bins); err != nil {
-				return nil, err
-			}
-		}
-		f.tiles = append(f.tiles, p)
+		return p
 	}
-	return f, nil
+	curve := func(cfg experiment.Config) ([]float64, error) {
+		le := lengths[cfg.Key()]
+		if le == nil {
+			return nil, nil
+		}
+		c := make([]float64, len(le.Results))
+		for i, r := range le.Results {
+			c[i] = r.ErrorPct
+		}
+		return c, nil
+	}
+	add := func(p *plot.Plot, sty draw.LineStyle, curves [][]float64) error {
+		return addLengthCurve(p, sty, curves, bins)
+	}
+	return seriesFigure(t, " — % error against string length (mean, min–max band over seeds)", true, tile, curve, add)
 }
 
 // binMid is the geometric middle of a bin, where its point is drawn.

@@ -192,113 +192,92 @@ func orderColumns(grammars []string, w1, w2 string) []Column {
 // columnOrder is the tensor order of an orderColumns column.
 func columnOrder(i int) int { return 2 + i%2 }
 
-// orderTable fills the cells of an orderColumns table from one config
-// function per row; paper holds the paper's row values in column order.
-func orderTable(t *Table, opt GridOptions, metric Metric, paper map[string][]string, rows []func(grammar string, order int) (experiment.Config, bool)) {
-	t.Cells = make([][]Cell, len(t.Rows))
-	for r, label := range t.Rows {
+// orderRow is a row of an orderTable: the base config of model, changed by
+// edit if set.
+type orderRow struct {
+	label string
+	model string
+	edit  func(c *experiment.Config)
+}
+
+// nspdaRow is the orderRow of the NSPDA changed by edit.
+func nspdaRow(label string, edit func(c *experiment.Config)) orderRow {
+	return orderRow{label, "nspda", edit}
+}
+
+// orderTable sets t's rows to rows and its columns to tableGrammars × {w1,
+// w2} (orderColumns), fills its cells and returns it; paper holds the
+// paper's row values in column order.
+func orderTable(t *Table, opt GridOptions, w1, w2 string, metric Metric, paper map[string][]string, rows ...orderRow) *Table {
+	t.Columns = orderColumns(tableGrammars, w1, w2)
+	t.Rows, t.Cells = nil, make([][]Cell, len(rows))
+	for r, row := range rows {
+		t.Rows = append(t.Rows, row.label)
 		for ci, col := range t.Columns {
-			cell := Cell{Metric: metric, Paper: paperAt(paper, label, ci)}
-			if cfg, ok := rows[r](col.Grammar, columnOrder(ci)); ok {
-				cell.Configs = seeds(cfg, opt.Seeds)
-			} else {
-				cell.Note = "not run: no such setting here"
+			cfg := base(opt, row.model, col.Grammar, columnOrder(ci))
+			if row.edit != nil {
+				row.edit(&cfg)
 			}
-			t.Cells[r] = append(t.Cells[r], cell)
+			t.Cells[r] = append(t.Cells[r], Cell{Configs: seeds(cfg, opt.Seeds), Metric: metric, Paper: paperAt(paper, row.label, ci)})
 		}
 	}
+	return t
 }
 
 func hintsTable(opt GridOptions) *Table {
-	t := &Table{
+	hints := func(label string, h int) orderRow {
+		return nspdaRow(label, func(c *experiment.Config) { setOpts(c, "hints", h) })
+	}
+	return orderTable(&Table{
 		Name:  "hints",
 		Title: "Table 1: epochs to converge without and with hints (W1 = 2nd order, W2 = 3rd order)",
 		About: "NSPDA trained without hints, with Hint #1 and with Hint #2; the NNPDA (model nnpda) without and with the " +
 			"dead-state hint of Das, Giles and Sun (--dead-hint). " +
 			"All runs use the two-stage curriculum and the noise regularizer at " + fmt.Sprint(RegNoise) + "%.",
-		Rows:    []string{"NNPDA w/o hints", "NNPDA w/ dead neuron hints", "NSPDA w/o hints", "NSPDA w/ Hint #1", "NSPDA w/ Hint #2"},
-		Columns: orderColumns(tableGrammars, "W1", "W2"),
-	}
-	nspdaHints := func(h int) func(string, int) (experiment.Config, bool) {
-		return func(g string, order int) (experiment.Config, bool) {
-			c := base(opt, "nspda", g, order)
-			setOpts(&c, "hints", h)
-			return c, true
-		}
-	}
-	orderTable(t, opt, Metric{Kind: Epochs}, paperHints, []func(string, int) (experiment.Config, bool){
-		func(g string, order int) (experiment.Config, bool) { return base(opt, "nnpda", g, order), true },
-		func(g string, order int) (experiment.Config, bool) {
-			c := base(opt, "nnpda", g, order)
-			setOpts(&c, "dead_hint", true)
-			return c, true
-		},
-		nspdaHints(0), nspdaHints(1), nspdaHints(2),
-	})
-	return t
+	}, opt, "W1", "W2", Metric{Kind: Epochs}, paperHints,
+		orderRow{"NNPDA w/o hints", "nnpda", nil},
+		orderRow{"NNPDA w/ dead neuron hints", "nnpda", func(c *experiment.Config) { setOpts(c, "dead_hint", true) }},
+		hints("NSPDA w/o hints", 0), hints("NSPDA w/ Hint #1", 1), hints("NSPDA w/ Hint #2", 2))
 }
 
 func incrementalTable(opt GridOptions) *Table {
-	t := &Table{
+	curriculum := func(label, name string) orderRow {
+		return nspdaRow(label, func(c *experiment.Config) {
+			setOpts(c, "hints", 0)
+			c.Curriculum = name
+		})
+	}
+	return orderTable(&Table{
 		Name:  "incremental",
 		Title: "Table 2: characters to converge by curriculum (NSPDA without hints; M1 = 2nd order, M2 = 3rd order)",
 		About: "NSPDA without hints trained with no curriculum (standard), the one-stage length curriculum (IL) and the two-stage one (2-IL); " +
 			"noise regularizer at " + fmt.Sprint(RegNoise) + "%. Characters are input symbols presented until training accuracy first reaches 100%.",
-		Rows:    []string{"Standard", "IL", "2-IL"},
-		Columns: orderColumns(tableGrammars, "M1", "M2"),
-	}
-	curriculum := func(name string) func(string, int) (experiment.Config, bool) {
-		return func(g string, order int) (experiment.Config, bool) {
-			c := base(opt, "nspda", g, order)
-			setOpts(&c, "hints", 0)
-			c.Curriculum = name
-			return c, true
-		}
-	}
-	orderTable(t, opt, Metric{Kind: Chars}, paperIncremental, []func(string, int) (experiment.Config, bool){
-		curriculum("standard"), curriculum("il"), curriculum("2il"),
-	})
-	return t
+	}, opt, "M1", "M2", Metric{Kind: Chars}, paperIncremental,
+		curriculum("Standard", "standard"), curriculum("IL", "il"), curriculum("2-IL", "2il"))
 }
 
 func noiseTable(opt GridOptions) *Table {
-	t := &Table{
-		Name:    "noise",
-		Title:   "Table 3: % error on test60 (lengths 22–60) without and with the adaptive noise regularizer (M1 = 2nd order, M2 = 3rd order)",
-		About:   fmt.Sprintf("NSPDA with Hint #2 and the two-stage curriculum, noise regularizer off (0%%) or on (%d%% of matrices).", RegNoise),
-		Rows:    []string{"w/o reg", "w reg"},
-		Columns: orderColumns(tableGrammars, "M1", "M2"),
+	noise := func(label string, n float64) orderRow {
+		return nspdaRow(label, func(c *experiment.Config) { c.Noise = n })
 	}
-	noise := func(n float64) func(string, int) (experiment.Config, bool) {
-		return func(g string, order int) (experiment.Config, bool) {
-			c := base(opt, "nspda", g, order)
-			c.Noise = n
-			return c, true
-		}
-	}
-	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperNoise, []func(string, int) (experiment.Config, bool){noise(0), noise(RegNoise)})
-	return t
+	return orderTable(&Table{
+		Name:  "noise",
+		Title: "Table 3: % error on test60 (lengths 22–60) without and with the adaptive noise regularizer (M1 = 2nd order, M2 = 3rd order)",
+		About: fmt.Sprintf("NSPDA with Hint #2 and the two-stage curriculum, noise regularizer off (0%%) or on (%d%% of matrices).", RegNoise),
+	}, opt, "M1", "M2", Metric{Kind: TestError, Set: "test60"}, paperNoise,
+		noise("w/o reg", 0), noise("w reg", RegNoise))
 }
 
 func algorithmsTable(opt GridOptions) *Table {
-	t := &Table{
-		Name:    "algorithms",
-		Title:   "Appendix: % error on test60 (lengths 22–60) of the NSPDA by learning algorithm (M1 = 2nd order, M2 = 3rd order)",
-		About:   fmt.Sprintf("NSPDA with Hint #2, the two-stage curriculum and the noise regularizer at %d%%, trained with BPTT, truncated BPTT (window 50), RTRL or UORO.", RegNoise),
-		Rows:    []string{"BPTT", "TBPTT", "RTRL", "UORO"},
-		Columns: orderColumns(tableGrammars, "M1", "M2"),
+	algo := func(label, a string) orderRow {
+		return nspdaRow(label, func(c *experiment.Config) { c.Algo = a })
 	}
-	algo := func(a string) func(string, int) (experiment.Config, bool) {
-		return func(g string, order int) (experiment.Config, bool) {
-			c := base(opt, "nspda", g, order)
-			c.Algo = a
-			return c, true
-		}
-	}
-	orderTable(t, opt, Metric{Kind: TestError, Set: "test60"}, paperAlgorithms, []func(string, int) (experiment.Config, bool){
-		algo("bptt"), algo("tbptt"), algo("rtrl"), algo("uoro"),
-	})
-	return t
+	return orderTable(&Table{
+		Name:  "algorithms",
+		Title: "Appendix: % error on test60 (lengths 22–60) of the NSPDA by learning algorithm (M1 = 2nd order, M2 = 3rd order)",
+		About: fmt.Sprintf("NSPDA with Hint #2, the two-stage curriculum and the noise regularizer at %d%%, trained with BPTT, truncated BPTT (window 50), RTRL or UORO.", RegNoise),
+	}, opt, "M1", "M2", Metric{Kind: TestError, Set: "test60"}, paperAlgorithms,
+		algo("BPTT", "bptt"), algo("TBPTT", "tbptt"), algo("RTRL", "rtrl"), algo("UORO", "uoro"))
 }
 
 // comparisonRow is one model setting of Table 4.
@@ -422,72 +401,88 @@ func programmedTable(opt GridOptions) *Table {
 	return t
 }
 
-// learningRecipes are the rows of the learning table: what each recipe
-// knows of the automaton, as its row label says.
-var learningRecipes = []struct {
+// learningRecipe is a row of the learning table.
+type learningRecipe struct {
 	label string
-	make  func(opt GridOptions, grammar string, order int) experiment.Config
+	// recipe is the experiment.Recipe the row trains (learningBase); ""
+	// is the comparison table's NSPDA row (base), whose stored runs serve.
+	recipe string
+	// edit, if set, changes the recipe's configuration.
+	edit func(c *experiment.Config)
 	// thirdOnly: the row has no second-order line, whose runs would be
 	// another row's (why).
 	thirdOnly string
-}{
-	{"paper", func(opt GridOptions, g string, order int) experiment.Config {
-		// The comparison table's NSPDA rows: their stored runs serve here.
-		c := base(opt, "nspda", g, order)
-		c.Noise = RegNoise
-		return c
-	}, ""},
-	{"default (PDA targets)", func(opt GridOptions, g string, order int) experiment.Config {
-		return learningBase(opt, "default", g, order)
-	}, ""},
-	{"default, 41 short starts (patience 5)", func(opt GridOptions, g string, order int) experiment.Config {
-		// Many short starts (docs/training.md, probe 15): measured beside
-		// the default, not made it.
-		c := learningBase(opt, "default", g, order)
-		c.Patience, c.Restarts = 5, 40
-		return c
-	}, ""},
-	{"default, the paper's size rule", func(opt GridOptions, g string, order int) experiment.Config {
-		// The default recipe before it drew J by the wide rule: its stored
-		// runs keep their keys.
-		c := learningBase(opt, "default", g, order)
-		c.Size = ""
-		return c
-	}, "the default M1 runs: at second order the two size rules are one"},
-	{"data-only", func(opt GridOptions, g string, order int) experiment.Config {
-		return learningBase(opt, "data", g, order)
-	}, ""},
-	{"data-only, digital stack only", func(opt GridOptions, g string, order int) experiment.Config {
-		// The data recipe before it alternated stacks (and drew J by the
-		// wide rule): its stored runs keep their keys.
-		c := learningBase(opt, "data", g, order)
-		setOpts(&c, "soft_stack", false, "soft_alternate", false)
-		c.Size = ""
-		return c
-	}, ""},
-	{"default + action loss", func(opt GridOptions, g string, order int) experiment.Config {
-		c := learningBase(opt, "default", g, order)
-		c.ActionWeight = 1
-		return c
-	}, ""},
-	{"default + action loss, 41 short starts (patience 5)", func(opt GridOptions, g string, order int) experiment.Config {
-		c := learningBase(opt, "default", g, order)
-		c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
-		return c
-	}, ""},
-	{"action recipe", func(opt GridOptions, g string, order int) experiment.Config {
-		// The action recipe: the action row before the default took the
-		// wide size rule, with its stored runs.
-		return learningBase(opt, "action", g, order)
-	}, "the default + action loss M1 runs: at second order the two size rules are one"},
 }
 
-// learningBase is a recipe for one grammar and order, with the estimator
-// named and the options' budgets.
-func learningBase(opt GridOptions, recipe, grammar string, order int) experiment.Config {
+// config is the row's configuration for one grammar and order.
+func (r learningRecipe) config(opt GridOptions, grammar string, order int) experiment.Config {
+	if r.recipe == "" {
+		c := base(opt, "nspda", grammar, order)
+		if r.edit != nil {
+			r.edit(&c)
+		}
+		return c
+	}
+	if r.edit == nil {
+		return learningBase(opt, r.recipe, grammar, order)
+	}
+	return learningBase(opt, r.recipe, grammar, order, r.edit)
+}
+
+// longStarts is the default's start schedule before it took the probes:
+// nine long starts and no short ones, at most 400 epochs. Rows measured
+// before then keep it, and so their stored runs.
+func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
+	return func(c *experiment.Config) {
+		c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
+		if edit != nil {
+			edit(c)
+		}
+	}
+}
+
+// learningRecipes are the rows of the learning table: what each recipe
+// knows of the automaton, as its row label says.
+var learningRecipes = []learningRecipe{
+	// The comparison table's NSPDA rows: their stored runs serve here.
+	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
+	{"default (PDA targets)", "default", nil, ""},
+	// The default before it took the probes.
+	{"default, 9 long starts (no probes)", "default", longStarts(nil), ""},
+	// Many short starts (docs/training.md, probe 15): measured beside the
+	// default, not made it.
+	{"default, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
+		c.Patience, c.Restarts = 5, 40
+	}), ""},
+	// The default recipe before it drew J by the wide rule.
+	{"default, the paper's size rule", "default", longStarts(func(c *experiment.Config) { c.Size = "" }),
+		"the default M1 runs: at second order the two size rules are one"},
+	{"data-only", "data", nil, ""},
+	// The data recipe before it alternated stacks (and drew J by the wide
+	// rule): its stored runs keep their keys.
+	{"data-only, digital stack only", "data", func(c *experiment.Config) {
+		setOpts(c, "soft_stack", false, "soft_alternate", false)
+		c.Size = ""
+	}, ""},
+	{"default + action loss", "default", longStarts(func(c *experiment.Config) { c.ActionWeight = 1 }), ""},
+	{"default + action loss, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
+		c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
+	}), ""},
+	// The action recipe: the action row before the default took the wide
+	// size rule, with its stored runs.
+	{"action recipe", "action", nil,
+		"the default + action loss M1 runs: at second order the two size rules are one"},
+}
+
+// learningBase is a recipe for one grammar and order, changed by mods, with
+// the estimator named and the options' budgets.
+func learningBase(opt GridOptions, recipe, grammar string, order int, mods ...func(*experiment.Config)) experiment.Config {
 	c, _ := experiment.Recipe(recipe)
 	c.Grammar = grammar
 	setOpts(&c, "order", order)
+	for _, m := range mods {
+		m(&c)
+	}
 	c.Algo = c.Algorithm()
 	opt.budget(&c)
 	return c.Normalize()
@@ -529,7 +524,7 @@ func learningTable(opt GridOptions) *Table {
 					cells = append(cells, Cell{Metric: m, Note: "not evaluated with --quick"})
 					continue
 				}
-				cells = append(cells, Cell{Configs: seeds(r.make(opt, col.Grammar, order), opt.Seeds), Metric: m})
+				cells = append(cells, Cell{Configs: seeds(r.config(opt, col.Grammar, order), opt.Seeds), Metric: m})
 			}
 			t.Cells = append(t.Cells, cells)
 		}

@@ -63,12 +63,12 @@ type Settings struct {
 	// (Patience, or its Luby term, serves the restarts): one long start,
 	// then short ones.
 	FirstPatience int
-	// Probes, when positive (with Patience), runs that many short starts of
-	// patience ProbePatience after the first start, before the Restarts
-	// long ones: a start that finds its policy at once is found by a probe,
-	// and a language that learns slowly still gets every long start. The
-	// long starts draw the initial weights they would draw without probes
-	// (Env.Init(1…Restarts)); probe p draws Env.Init(Restarts+p).
+	// Probes, when positive (with Patience), adds that many short starts of
+	// patience ProbePatience after the Restarts long ones, drawing
+	// Env.Init(Restarts+1…): a run whose long starts all fail gets many
+	// cheap tries at a policy that a start finds at once or never (the
+	// third-order palindrome), and every run the long starts learn is the
+	// same as without probes.
 	Probes        int
 	ProbePatience int
 	// SoftStackBeta0, when positive, anneals the sharpness of a net's
@@ -514,38 +514,19 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 }
 
 // startPatience is the patience of start r (0-based): ProbePatience for the
-// probes (starts 1…Probes); for the others, the long start ℓ (r, less the
-// probes), Patience, or with Luby Patience·luby(ℓ+1); FirstPatience, if
-// set, for the first start.
+// probes (the starts after the Restarts long ones); for the others
+// Patience, or with Luby Patience·luby(r+1), and FirstPatience, if set, for
+// the first start.
 func (set Settings) startPatience(r int) int {
-	if set.probe(r) {
-		return set.ProbePatience
-	}
-	if r > set.Probes {
-		r -= set.Probes
-	}
-	if r == 0 && set.FirstPatience > 0 {
-		return set.FirstPatience
-	}
-	if !set.Luby {
-		return set.Patience
-	}
-	return set.Patience * luby(r+1)
-}
-
-// probe reports whether start r is one of the probes (Settings.Probes).
-func (set Settings) probe(r int) bool { return r >= 1 && r <= set.Probes }
-
-// initIndex is the initialization start r draws (Env.Init): the long start
-// ℓ draws ℓ, as it would without probes, and probe p draws Restarts+p.
-func (set Settings) initIndex(r int) int {
 	switch {
-	case set.probe(r):
-		return set.Restarts + r
-	case r > set.Probes:
-		return r - set.Probes
+	case set.Probes > 0 && r > set.Restarts:
+		return set.ProbePatience
+	case r == 0 && set.FirstPatience > 0:
+		return set.FirstPatience
+	case set.Luby:
+		return set.Patience * luby(r+1)
 	}
-	return r
+	return set.Patience
 }
 
 // luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
@@ -572,7 +553,7 @@ func (st *runState) restart(env Env, set Settings, fresh []byte) error {
 	if env.Init == nil {
 		return fmt.Errorf("restarts need an initializer")
 	}
-	if err := env.Init(set.initIndex(st.cp.Restart)); err != nil {
+	if err := env.Init(st.cp.Restart); err != nil {
 		return err
 	}
 	if err := json.Unmarshal(fresh, set.Curriculum); err != nil {

@@ -105,27 +105,19 @@ func TestLuby(t *testing.T) {
 	}
 }
 
-// TestProbes: the probes' patience and initializations, and the long starts
-// keeping the ones they have without probes.
+// TestProbes: the probes come after the long starts, with their own
+// patience.
 func TestProbes(t *testing.T) {
-	set := Settings{Patience: 20, Restarts: 3, Probes: 4, ProbePatience: 5}
-	patience := []int{20, 5, 5, 5, 5, 20, 20, 20}
-	init := []int{0, 4, 5, 6, 7, 1, 2, 3}
-	for r := range patience {
-		if got := set.startPatience(r); got != patience[r] {
-			t.Errorf("start %d: patience %d, want %d", r, got, patience[r])
-		}
-		if got := set.initIndex(r); got != init[r] {
-			t.Errorf("start %d: initialization %d, want %d", r, got, init[r])
+	set := Settings{Patience: 20, Restarts: 3, Probes: 4, ProbePatience: 5, FirstPatience: 30}
+	for r, w := range []int{30, 20, 20, 20, 5, 5, 5, 5} {
+		if got := set.startPatience(r); got != w {
+			t.Errorf("start %d: patience %d, want %d", r, got, w)
 		}
 	}
-	set.Luby, set.Patience = true, 2
-	for r, w := range []int{2, 5, 5, 5, 5, 2, 4, 2} {
+	set.Luby, set.Patience, set.FirstPatience = true, 2, 0
+	for r, w := range []int{2, 2, 4, 2, 5, 5} {
 		if got := set.startPatience(r); got != w {
 			t.Errorf("with Luby, start %d: patience %d, want %d", r, got, w)
 		}
-	}
-	if got := (Settings{Restarts: 3}).initIndex(2); got != 2 {
-		t.Errorf("without probes, start 2 draws initialization %d, want 2", got)
 	}
 }

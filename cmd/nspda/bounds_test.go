@@ -68,11 +68,7 @@ func TestTrainBoundsExit2(t *testing.T) {
 // TestEvalRefineBound: eval --refine beyond the limit is refused at once,
 // and its help gives one default.
 func TestEvalRefineBound(t *testing.T) {
-	dir := t.TempDir()
-	m := filepath.Join(dir, "m.json")
-	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", m); code != 0 {
-		t.Fatal(errs)
-	}
+	m := programmed(t, "anbn")
 	_, errs, code := cli(t, "eval", "--model", m, "--grammar", "anbn", "--refine", "100000000")
 	if code != 2 || !strings.Contains(errs, "limit") {
 		t.Errorf("exit %d, stderr %q", code, errs)
@@ -88,11 +84,7 @@ func TestEvalRefineBound(t *testing.T) {
 // TestModelFileRefineBound: a model file of any kind with a huge
 // eval_refine is refused at once rather than classified for hours.
 func TestModelFileRefineBound(t *testing.T) {
-	dir := t.TempDir()
-	nspdaFile := filepath.Join(dir, "nspda.json")
-	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", nspdaFile); code != 0 {
-		t.Fatal(errs)
-	}
+	dir, nspdaFile := t.TempDir(), programmed(t, "anbn")
 	b, _ := os.ReadFile(nspdaFile)
 	os.WriteFile(nspdaFile, []byte(strings.Replace(string(b), `"eval_refine": 1`, `"eval_refine": 1000000000`, 1)), 0o644)
 	spec, _ := model.Lookup("elman")

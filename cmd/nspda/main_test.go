@@ -177,11 +177,7 @@ func TestEvalBaseline(t *testing.T) {
 // one line naming the file and what is wrong, never a panic, and nothing is
 // allocated from sizes the file cannot back.
 func TestCorruptModelFiles(t *testing.T) {
-	dir := t.TempDir()
-	good := filepath.Join(dir, "good.json")
-	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", good); code != 0 {
-		t.Fatal(errs)
-	}
+	dir, good := t.TempDir(), programmed(t, "anbn")
 	nspdaFile, err := os.ReadFile(good)
 	if err != nil {
 		t.Fatal(err)
@@ -237,11 +233,7 @@ func TestClassifyBadStringNoOutput(t *testing.T) {
 // grammar's recognizer contradicts, or whose string leaves the alphabet,
 // naming the file and line.
 func TestEvalChecksDataLabels(t *testing.T) {
-	dir := t.TempDir()
-	m := filepath.Join(dir, "anbn.json")
-	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", m); code != 0 {
-		t.Fatal(errs)
-	}
+	dir, m := t.TempDir(), programmed(t, "anbn")
 	long := strings.Repeat("a", 50) + strings.Repeat("b", 49)
 	for _, tc := range []struct {
 		name, lines, want string

@@ -133,22 +133,16 @@ func (m *Model) sizes() [6]int {
 }
 
 func (m *Model) numParams() int {
-	n := 0
-	for _, s := range m.sizes() {
-		n += s
-	}
-	return n
+	sz := m.sizes()
+	return nn.Sum(sz[:])
 }
 
 // View returns the named views into buf, which must be laid out like Params.
 func (m *Model) View(buf []float64) Weights {
 	sz := m.sizes()
-	take := func(i int) []float64 {
-		v := buf[:sz[i]:sz[i]]
-		buf = buf[sz[i]:]
-		return v
-	}
-	return Weights{Ws: take(0), Bs: take(1), Wa: take(2), Ba: take(3), Wo: take(4), Bo: take(5)}
+	var w Weights
+	nn.Cut(buf, sz[:], &w.Ws, &w.Bs, &w.Wa, &w.Ba, &w.Wo, &w.Bo)
+	return w
 }
 
 // block returns the part of w.Ws (a J × J·C matrix) and w.Wa (a J·C vector)

@@ -1,7 +1,6 @@
 package nnpda
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -115,21 +114,16 @@ func smooth(t *testing.T, order int, seed uint64) *Model {
 	}
 }
 
-func TestGradient(t *testing.T) {
-	for _, order := range []int{3, 2} {
-		m := smooth(t, order, 1)
-		for _, c := range cases() {
-			nntest.CheckGradient(t, m, c, 1e-6)
-		}
-	}
-}
-
-func TestAdjointAndStateJacobian(t *testing.T) {
-	for _, order := range []int{3, 2} {
-		m := smooth(t, order, 100)
-		for _, c := range cases() {
-			nntest.CheckAdjoint(t, m, c, 1e-9)
-			nntest.CheckStateJacobian(t, m, c, 1e-6)
+// TestDerivatives runs nntest.DerivativeChecks, each on models found from
+// its own first seed.
+func TestDerivatives(t *testing.T) {
+	for k, chk := range nntest.DerivativeChecks(1e-9) {
+		seed := []uint64{1, 100}[k]
+		for _, order := range []int{3, 2} {
+			m := smooth(t, order, seed)
+			for _, c := range cases() {
+				chk.Run(t, m, c)
+			}
 		}
 	}
 }
@@ -145,7 +139,6 @@ func TestMovingJacobian(t *testing.T) {
 			s, s2 := make([]float64, n), make([]float64, n)
 			m.Start(s, nil)
 			rec, probe := m.NewRecord(), m.NewRecord()
-			e, jv, sp, sm := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 			type memory struct {
 				n   int
 				sym []int
@@ -156,26 +149,12 @@ func TestMovingJacobian(t *testing.T) {
 				before := save()
 				m.Step(rec, s, s2, l, true, true)
 				after := save()
-				step := func(s, s2 []float64) {
+				redo := func(s, s2 []float64) {
 					restore(before)
 					m.Step(probe, s, s2, l, true, true)
 				}
-				for j := range n {
-					clear(e)
-					e[j] = 1
-					m.StepJVP(rec, e, jv)
-					const h = 1e-6
-					s[j] += h
-					step(s, sp)
-					s[j] -= 2 * h
-					step(s, sm)
-					s[j] += h
-					for i := range n {
-						fd := (sp[i] - sm[i]) / (2 * h)
-						if math.Abs(fd-jv[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
-							t.Fatalf("order %d, input %d (%v): ∂s2[%d]/∂s[%d] = %.10g by JVP, %.10g by finite differences", order, l, rec.(*record).op, i, j, jv[i], fd)
-						}
-					}
+				if err := nntest.StepJacobianError(m, rec, s, redo, 1e-6); err != nil {
+					t.Fatalf("order %d, input %d (%v): %v", order, l, rec.(*record).op, err)
 				}
 				restore(after)
 				s, s2 = s2, s
@@ -279,33 +258,15 @@ func TestLoadRoundTrip(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	good := json.RawMessage(`{"order":2,"hidden":2,"epsilon":0.01}`)
 	// Ws 2·2·6 + Bs 2 + Wa 2·6 + Ba + Wo 2 + Bo
-	m, err := Load([]rune("ab"), good, make([]float64, 24+2+12+1+2+1))
-	if err != nil {
-		t.Fatalf("good config refused: %v", err)
-	}
-	for _, tc := range []struct {
-		name     string
-		alphabet string
-		config   string
-		params   []float64
-	}{
-		{"bad json", "ab", `{"order":`, m.Params()},
-		{"unknown field", "ab", `{"order":3,"hidden":2,"epsilon":0.01,"stacks":2}`, m.Params()},
-		{"order 4", "ab", `{"order":4,"hidden":2,"epsilon":0.01}`, nil},
-		{"no state neurons", "ab", `{"order":3,"hidden":0,"epsilon":0.01}`, nil},
-		{"negative epsilon", "ab", `{"order":3,"hidden":2,"epsilon":-0.1}`, nil},
-		{"short params", "ab", string(good), m.Params()[1:]},
-		{"infinite param", "ab", string(good), append(slices.Clone(m.Params()[1:]), math.Inf(1))},
-		{"empty alphabet", "", string(good), m.Params()},
-		{"repeated symbol", "bb", string(good), m.Params()},
-		{"end marker", "$a", string(good), m.Params()},
-	} {
-		if _, err := Load([]rune(tc.alphabet), json.RawMessage(tc.config), tc.params); err == nil {
-			t.Errorf("%s: accepted", tc.name)
-		}
-	}
+	const n = 24 + 2 + 12 + 1 + 2 + 1
+	nntest.CheckLoadErrors(t, Load, `{"order":2,"hidden":2,"epsilon":0.01}`, n,
+		nntest.LoadCase{Name: "bad json", Alphabet: "ab", Config: `{"order":`, Params: make([]float64, n)},
+		nntest.LoadCase{Name: "unknown field", Alphabet: "ab", Config: `{"order":3,"hidden":2,"epsilon":0.01,"stacks":2}`, Params: make([]float64, n)},
+		nntest.LoadCase{Name: "order 4", Alphabet: "ab", Config: `{"order":4,"hidden":2,"epsilon":0.01}`},
+		nntest.LoadCase{Name: "no state neurons", Alphabet: "ab", Config: `{"order":3,"hidden":0,"epsilon":0.01}`},
+		nntest.LoadCase{Name: "negative epsilon", Alphabet: "ab", Config: `{"order":3,"hidden":2,"epsilon":-0.1}`},
+	)
 	if _, err := New([]rune("ab"), DefaultConfig(nn.Options{}), nil); err == nil {
 		t.Error("New accepted a nil rng")
 	}

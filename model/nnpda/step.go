@@ -65,8 +65,8 @@ func (m *Model) StepVJP(rec any, ds2, ds, grad []float64) {
 	if r.moved() && da != 0 {
 		ga := da * (1 - r.a*r.a) / 2
 		g.Ba[0] += ga
-		axpy(gwa, ga, r.zu)
-		axpy(r.dzu, ga, wa)
+		nn.Axpy(gwa, ga, r.zu)
+		nn.Axpy(r.dzu, ga, wa)
 	}
 	for i, z := range r.z2 {
 		gz := ds2[i] * z * (1 - z)
@@ -74,14 +74,14 @@ func (m *Model) StepVJP(rec any, ds2, ds, grad []float64) {
 			continue
 		}
 		g.Bs[i] += gz
-		axpy(gws[i*JC:(i+1)*JC], gz, r.zu)
-		axpy(r.dzu, gz, ws[i*JC:(i+1)*JC])
+		nn.Axpy(gws[i*JC:(i+1)*JC], gz, r.zu)
+		nn.Axpy(r.dzu, gz, ws[i*JC:(i+1)*JC])
 	}
 	clear(r.du)
 	for j, z := range r.z {
 		row := r.dzu[j*C : (j+1)*C]
 		ds[j] += nn.Dot(row, r.u)
-		axpy(r.du, z, row)
+		nn.Axpy(r.du, z, row)
 	}
 	m.readVJP(r, ds[J:], r.du[:R])
 }
@@ -119,9 +119,7 @@ func (m *Model) StepJVP(rec any, ds, ds2 []float64) {
 func (m *Model) OutVJP(rec any, do float64, ds2, grad []float64) {
 	r := rec.(*record)
 	g := m.View(grad)
-	axpy(ds2[:m.cfg.Hidden], do, m.Wo)
-	axpy(g.Wo, do, r.z2)
-	g.Bo[0] += do
+	nn.ReadoutVJP(do, m.Wo, r.z2, ds2[:m.cfg.Hidden], g.Wo, g.Bo)
 }
 
 // outer sets zu[j·C + k] = z_j u_k.
@@ -132,13 +130,5 @@ func outer(zu, z, u []float64) {
 		for k, uk := range u {
 			row[k] = zj * uk
 		}
-	}
-}
-
-// axpy adds a·x into y.
-func axpy(y []float64, a float64, x []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += a * v
 	}
 }

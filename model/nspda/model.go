@@ -21,6 +21,7 @@ import (
 	"fmt"
 
 	"github.com/nspda/nspda/internal/limits"
+	"github.com/nspda/nspda/nn"
 )
 
 // Order is the order of a network's weight tensors.
@@ -60,11 +61,8 @@ func (s Shape) ctx() int {
 // NumParams is the total number of parameters. It is meaningful only for a
 // shape that Validate accepts.
 func (s Shape) NumParams() int {
-	n := 0
-	for _, k := range s.sizes() {
-		n += k
-	}
-	return n
+	sz := s.sizes()
+	return nn.Sum(sz[:])
 }
 
 // sizes returns the lengths of Ws, Bs, Wa, Ba, Wo and Bo, in storage order.
@@ -148,19 +146,8 @@ func New(shape Shape, alphabet []rune) (*Model, error) {
 
 // bind points the views into Params.
 func (m *Model) bind() {
-	p := m.Params
-	take := func(n int) []float64 {
-		v := p[:n:n]
-		p = p[n:]
-		return v
-	}
 	sz := m.sizes()
-	m.Ws = take(sz[0])
-	m.Bs = take(sz[1])
-	m.Wa = take(sz[2])
-	m.Ba = take(sz[3])
-	m.Wo = take(sz[4])
-	m.Bo = take(sz[5])
+	nn.Cut(m.Params, sz[:], &m.Ws, &m.Bs, &m.Wa, &m.Ba, &m.Wo, &m.Bo)
 }
 
 // Clone returns a deep copy of m.

@@ -7,13 +7,9 @@ import "github.com/nspda/nspda/nn"
 
 // grads returns the views of grad that match Ws, Bs, Wa, Ba, Wo, Bo.
 func (n *Net) grads(grad []float64) (gWs, gBs, gWa, gBa, gWo, gBo []float64) {
-	p := grad
-	take := func(v []float64) []float64 {
-		g := p[:len(v):len(v)]
-		p = p[len(v):]
-		return g
-	}
-	return take(n.Ws), take(n.Bs), take(n.Wa), take(n.Ba), take(n.Wo), take(n.Bo)
+	sz := n.sizes()
+	nn.Cut(grad, sz[:], &gWs, &gBs, &gWa, &gBa, &gWo, &gBo)
+	return
 }
 
 // StepVJP adds the iteration's transposed Jacobians applied to ds2 into ds

@@ -3,6 +3,8 @@ package rnn
 import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
+
+	"github.com/nspda/nspda/nn"
 )
 
 // blasMin is the smallest number of matrix columns (hidden units) for which
@@ -39,10 +41,7 @@ func mulTVecAdd(x, a, y []float64) {
 		if yi == 0 {
 			continue
 		}
-		row := a[i*n : i*n+n]
-		for j, w := range row {
-			x[j] += w * yi
-		}
+		nn.Axpy(x, yi, a[i*n:i*n+n])
 	}
 }
 
@@ -57,10 +56,7 @@ func outerAdd(a, y, x []float64) {
 		if yi == 0 {
 			continue
 		}
-		row := a[i*n : i*n+n]
-		for j, xj := range x {
-			row[j] += yi * xj
-		}
+		nn.Axpy(a[i*n:i*n+n], yi, x)
 	}
 }
 

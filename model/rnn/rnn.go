@@ -207,11 +207,8 @@ func (y layout) sizes() [9]int {
 
 // numParams is the length of the flat parameter vector.
 func (y layout) numParams() int {
-	n := 0
-	for _, k := range y.sizes() {
-		n += k
-	}
-	return n
+	s := y.sizes()
+	return nn.Sum(s[:])
 }
 
 // bind cuts p, of length numParams, into views. It does not allocate, so
@@ -219,10 +216,7 @@ func (y layout) numParams() int {
 func (y layout) bind(p []float64) views {
 	s := y.sizes()
 	var v views
-	for i, dst := range [...]*[]float64{&v.W, &v.U, &v.B, &v.Alpha, &v.Beta1, &v.Beta2, &v.P, &v.V, &v.C} {
-		*dst = p[:s[i]:s[i]]
-		p = p[s[i]:]
-	}
+	nn.Cut(p, s[:], &v.W, &v.U, &v.B, &v.Alpha, &v.Beta1, &v.Beta2, &v.P, &v.V, &v.C)
 	return v
 }
 
@@ -308,9 +302,5 @@ func (b *base) out(h []float64) float64 {
 // outVJP adds do·∂o/∂h into dh and do·∂o/∂(v, c) into grad.
 func (b *base) outVJP(h []float64, do float64, dh, grad []float64) {
 	g := b.lay.bind(grad)
-	for i, v := range b.p.V {
-		dh[i] += do * v
-		g.V[i] += do * h[i]
-	}
-	g.C[0] += do
+	nn.ReadoutVJP(do, b.p.V, h, dh, g.V, g.C)
 }

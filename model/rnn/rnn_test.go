@@ -97,28 +97,20 @@ func TestSizes(t *testing.T) {
 	}
 }
 
-func TestGradient(t *testing.T) {
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			for i, c := range cases() {
-				m := newModel(t, name, 3, uint64(i))
-				jitter(m, 0.5, uint64(i))
-				nntest.CheckGradient(t, m, c, 1e-6)
-			}
-		})
-	}
-}
-
-func TestAdjointAndStateJacobian(t *testing.T) {
-	for _, name := range names {
-		t.Run(name, func(t *testing.T) {
-			for i, c := range cases() {
-				m := newModel(t, name, 4, uint64(i))
-				jitter(m, 0.5, uint64(i))
-				nntest.CheckAdjoint(t, m, c, 1e-10)
-				nntest.CheckStateJacobian(t, m, c, 1e-6)
-			}
-		})
+// TestDerivatives runs nntest.DerivativeChecks, each on models of its own
+// hidden size.
+func TestDerivatives(t *testing.T) {
+	for k, chk := range nntest.DerivativeChecks(1e-10) {
+		hidden := []int{3, 4}[k]
+		for _, name := range names {
+			t.Run(chk.Name+"/"+name, func(t *testing.T) {
+				for i, c := range cases() {
+					m := newModel(t, name, hidden, uint64(i))
+					jitter(m, 0.5, uint64(i))
+					chk.Run(t, m, c)
+				}
+			})
+		}
 	}
 }
 

@@ -127,22 +127,16 @@ func (m *Model) sizes() [6]int {
 }
 
 func (m *Model) numParams() int {
-	n := 0
-	for _, s := range m.sizes() {
-		n += s
-	}
-	return n
+	sz := m.sizes()
+	return nn.Sum(sz[:])
 }
 
 // View returns the named views into buf, which must be laid out like Params.
 func (m *Model) View(buf []float64) Weights {
 	sz := m.sizes()
-	take := func(i int) []float64 {
-		v := buf[:sz[i]:sz[i]]
-		buf = buf[sz[i]:]
-		return v
-	}
-	return Weights{U: take(0), R: take(1), P: take(2), C: take(3), Wo: take(4), Bo: take(5)}
+	var w Weights
+	nn.Cut(buf, sz[:], &w.U, &w.R, &w.P, &w.C, &w.Wo, &w.Bo)
+	return w
 }
 
 // Reserve sizes the memories for strings of at most maxLen symbols: a stack

@@ -2,7 +2,6 @@ package stackrnn
 
 import (
 	"encoding/json"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -51,24 +50,17 @@ func configs() []Config {
 	return []Config{{}, {Hidden: 4, Stacks: 2, Recurrent: true}, {Hidden: 3, Stacks: 2, Rounding: true}}
 }
 
-func TestGradient(t *testing.T) {
-	for _, mem := range memories {
-		for ci, cfg := range configs() {
-			m := small(t, mem, cfg, 4, uint64(ci+1))
-			for _, c := range cases() {
-				nntest.CheckGradient(t, m, c, 1e-6)
-			}
-		}
-	}
-}
-
-func TestAdjointAndStateJacobian(t *testing.T) {
-	for _, mem := range memories {
-		for ci, cfg := range configs() {
-			m := small(t, mem, cfg, 4, uint64(ci+10))
-			for _, c := range cases() {
-				nntest.CheckAdjoint(t, m, c, 1e-9)
-				nntest.CheckStateJacobian(t, m, c, 1e-6)
+// TestDerivatives runs nntest.DerivativeChecks, each on models of its own
+// seeds.
+func TestDerivatives(t *testing.T) {
+	for k, chk := range nntest.DerivativeChecks(1e-9) {
+		seed := []uint64{1, 10}[k]
+		for _, mem := range memories {
+			for ci, cfg := range configs() {
+				m := small(t, mem, cfg, 4, uint64(ci)+seed)
+				for _, c := range cases() {
+					chk.Run(t, m, c)
+				}
 			}
 		}
 	}
@@ -84,25 +76,11 @@ func TestMovingJacobian(t *testing.T) {
 			s, s2 := make([]float64, n), make([]float64, n)
 			m.Start(s, rand.New(rand.NewPCG(1, 1)))
 			rec, probe := m.NewRecord(), m.NewRecord()
-			e, jv, sp, sm := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 			for _, l := range []int{0, 1, 0, 0} {
 				m.Step(rec, s, s2, l, true, true)
-				for j := range n {
-					clear(e)
-					e[j] = 1
-					m.StepJVP(rec, e, jv)
-					const h = 1e-6
-					s[j] += h
-					m.Step(probe, s, sp, l, true, true)
-					s[j] -= 2 * h
-					m.Step(probe, s, sm, l, true, true)
-					s[j] += h
-					for i := range n {
-						fd := (sp[i] - sm[i]) / (2 * h)
-						if math.Abs(fd-jv[i]) > 1e-6*math.Max(1, math.Abs(fd)) {
-							t.Fatalf("%v %+v: ∂s2[%d]/∂s[%d] = %.10g by JVP, %.10g by finite differences", mem, cfg, i, j, jv[i], fd)
-						}
-					}
+				redo := func(s, s2 []float64) { m.Step(probe, s, s2, l, true, true) }
+				if err := nntest.StepJacobianError(m, rec, s, redo, 1e-6); err != nil {
+					t.Fatalf("%v %+v: %v", mem, cfg, err)
 				}
 				s, s2 = s2, s
 			}
@@ -206,31 +184,16 @@ func TestLoadRoundTrip(t *testing.T) {
 }
 
 func TestLoadErrors(t *testing.T) {
-	good := json.RawMessage(`{"hidden":2,"stacks":1,"rounding":false,"recurrent":true}`)
-	m, err := Load(Stack, []rune("ab"), good, make([]float64, 3*2+4+2*2+1*4*2+2+1))
-	if err != nil {
-		t.Fatalf("good config refused: %v", err)
+	load := func(alphabet []rune, config json.RawMessage, params []float64) (*Model, error) {
+		return Load(Stack, alphabet, config, params)
 	}
-	for _, tc := range []struct {
-		name     string
-		alphabet string
-		config   string
-		params   []float64
-	}{
-		{"bad json", "ab", `{"hidden":`, m.Params()},
-		{"unknown field", "ab", `{"hidden":2,"stacks":1,"depth":3}`, m.Params()},
-		{"no hidden units", "ab", `{"hidden":0,"stacks":1}`, nil},
-		{"no stacks", "ab", `{"hidden":2,"stacks":0}`, nil},
-		{"short params", "ab", string(good), m.Params()[1:]},
-		{"NaN", "ab", string(good), append(slices.Clone(m.Params()[1:]), math.NaN())},
-		{"empty alphabet", "", string(good), m.Params()},
-		{"repeated symbol", "aa", string(good), m.Params()},
-		{"end marker", "a$", string(good), m.Params()},
-	} {
-		if _, err := Load(Stack, []rune(tc.alphabet), json.RawMessage(tc.config), tc.params); err == nil {
-			t.Errorf("%s: accepted", tc.name)
-		}
-	}
+	const n = 3*2 + 4 + 2*2 + 1*4*2 + 2 + 1
+	nntest.CheckLoadErrors(t, load, `{"hidden":2,"stacks":1,"rounding":false,"recurrent":true}`, n,
+		nntest.LoadCase{Name: "bad json", Alphabet: "ab", Config: `{"hidden":`, Params: make([]float64, n)},
+		nntest.LoadCase{Name: "unknown field", Alphabet: "ab", Config: `{"hidden":2,"stacks":1,"depth":3}`, Params: make([]float64, n)},
+		nntest.LoadCase{Name: "no hidden units", Alphabet: "ab", Config: `{"hidden":0,"stacks":1}`},
+		nntest.LoadCase{Name: "no stacks", Alphabet: "ab", Config: `{"hidden":2,"stacks":0}`},
+	)
 	if _, err := New(Stack, []rune("ab"), Config{Hidden: 2, Stacks: 1}, nil); err == nil {
 		t.Error("New accepted a nil rng")
 	}

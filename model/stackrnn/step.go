@@ -91,11 +91,11 @@ func (m *Model) hiddenVJP(ds []float64, g Weights, dh []float64, r *record) {
 			continue
 		}
 		gu[i] += gi
-		axpy(g.P[i*pk:(i+1)*pk], gi, r.rd)
-		axpy(r.drd, gi, m.P[i*pk:(i+1)*pk])
+		nn.Axpy(g.P[i*pk:(i+1)*pk], gi, r.rd)
+		nn.Axpy(r.drd, gi, m.P[i*pk:(i+1)*pk])
 		if m.cfg.Recurrent {
-			axpy(g.R[i*H:(i+1)*H], gi, r.hPrev)
-			axpy(ds[:H], gi, m.R[i*H:(i+1)*H])
+			nn.Axpy(g.R[i*H:(i+1)*H], gi, r.hPrev)
+			nn.Axpy(ds[:H], gi, m.R[i*H:(i+1)*H])
 		}
 	}
 	m.scatterReads(ds[H:], r.drd)
@@ -146,8 +146,8 @@ func (m *Model) memoryVJP(dmem, dh []float64, g Weights, dmem2 []float64, r *rec
 		if gv == 0 {
 			continue
 		}
-		axpy(g.C[row*H:(row+1)*H], gv, r.h)
-		axpy(dh, gv, m.C[row*H:(row+1)*H])
+		nn.Axpy(g.C[row*H:(row+1)*H], gv, r.h)
+		nn.Axpy(dh, gv, m.C[row*H:(row+1)*H])
 	}
 }
 
@@ -160,7 +160,7 @@ func (m *Model) StepVJP(rec any, ds2, ds, grad []float64) {
 	if r.moved {
 		m.memoryVJP(ds[H:], r.dh, g, ds2[H:], r)
 	} else {
-		axpy(ds[H:], 1, ds2[H:])
+		nn.Axpy(ds[H:], 1, ds2[H:])
 	}
 	m.hiddenVJP(ds, g, r.dh, r)
 }
@@ -207,17 +207,7 @@ func (m *Model) StepJVP(rec any, ds, ds2 []float64) {
 func (m *Model) OutVJP(rec any, do float64, ds2, grad []float64) {
 	r := rec.(*record)
 	g := m.View(grad)
-	axpy(ds2[:m.cfg.Hidden], do, m.Wo)
-	axpy(g.Wo, do, r.h)
-	g.Bo[0] += do
-}
-
-// axpy adds a·x into y.
-func axpy(y []float64, a float64, x []float64) {
-	y = y[:len(x)]
-	for i, v := range x {
-		y[i] += a * v
-	}
+	nn.ReadoutVJP(do, m.Wo, r.h, ds2[:m.cfg.Hidden], g.Wo, g.Bo)
 }
 
 // softmax replaces v by softmax(v).

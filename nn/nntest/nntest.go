@@ -5,6 +5,7 @@
 package nntest
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -178,4 +179,57 @@ func CheckStateJacobian(t testing.TB, net nn.Net, c Case, tol float64) {
 func stepAt(net nn.Net, rec any, s, s2 []float64, l int) any {
 	net.Step(rec, s, s2, l, false, false)
 	return rec
+}
+
+// StepJacobianError compares StepJVP at the iteration rec describes, which
+// read state s, with central finite differences of redo, which must run that
+// iteration again from a perturbed s into s2 (restoring first any discrete
+// memory the iteration moves). It returns an error naming the first entry
+// ∂s2[i]/∂s[j] that differs by more than tol (relative, absolute below 1),
+// or nil. s is perturbed in place and restored.
+func StepJacobianError(net nn.Net, rec any, s []float64, redo func(s, s2 []float64), tol float64) error {
+	n := net.StateSize()
+	e, jv, sp, sm := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	for j := range n {
+		clear(e)
+		e[j] = 1
+		net.StepJVP(rec, e, jv)
+		const h = 1e-6
+		s[j] += h
+		redo(s, sp)
+		s[j] -= 2 * h
+		redo(s, sm)
+		s[j] += h
+		for i := range n {
+			fd := (sp[i] - sm[i]) / (2 * h)
+			if math.Abs(fd-jv[i]) > tol*math.Max(1, math.Abs(fd)) {
+				return fmt.Errorf("∂s2[%d]/∂s[%d] = %.10g by JVP, %.10g by finite differences", i, j, jv[i], fd)
+			}
+		}
+	}
+	return nil
+}
+
+// A Check checks one aspect of a net's derivatives on a case.
+type Check struct {
+	Name string
+	Run  func(t testing.TB, net nn.Net, c Case)
+}
+
+// DerivativeChecks are the checks of a net's derivatives: first the gradient
+// against finite differences of the loss (CheckGradient, tolerance 1e-6),
+// then StepJVP against StepVJP (CheckAdjoint, within adjointTol) and against
+// finite differences of Step (CheckStateJacobian, 1e-6).
+func DerivativeChecks(adjointTol float64) [2]Check {
+	return [2]Check{
+		{"gradient", func(t testing.TB, net nn.Net, c Case) {
+			t.Helper()
+			CheckGradient(t, net, c, 1e-6)
+		}},
+		{"adjoint and state Jacobian", func(t testing.TB, net nn.Net, c Case) {
+			t.Helper()
+			CheckAdjoint(t, net, c, adjointTol)
+			CheckStateJacobian(t, net, c, 1e-6)
+		}},
+	}
 }
