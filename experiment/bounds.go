@@ -14,7 +14,7 @@ func (c Config) checkBounds() error {
 	for _, f := range []struct {
 		name string
 		v    float64
-	}{{"lr", c.LR}, {"clip", c.Clip}, {"hint-strength", c.HintH}, {"noise", c.Noise}, {"noise-scale", c.NoiseScale}, {"stage-noise", c.StageNoise}} {
+	}{{"lr", c.LR}, {"clip", c.Clip}, {"noise", c.Noise}, {"noise-scale", c.NoiseScale}, {"stage-noise", c.StageNoise}} {
 		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
 			return fmt.Errorf("%s must be a finite number, not %g", f.name, f.v)
 		}
@@ -22,13 +22,10 @@ func (c Config) checkBounds() error {
 	if c.NoiseScale < 0 || c.NoiseScale > MaxNoiseScale {
 		return fmt.Errorf("noise-scale must be from 0 to %g, not %g", float64(MaxNoiseScale), c.NoiseScale)
 	}
-	if c.HintH > MaxHintStrength {
-		return fmt.Errorf("hint-strength must be at most %g, not %g", float64(MaxHintStrength), c.HintH)
-	}
 	if c.InitScale > MaxInitScale {
 		return fmt.Errorf("init-scale must be at most %g, not %g", float64(MaxInitScale), c.InitScale)
 	}
-	if err := limits.Sizes(c.Hidden, c.Stacks); err != nil {
+	if err := limits.Sizes(c.Hidden, 0); err != nil {
 		return err
 	}
 	if c.Positives < 0 || c.Negatives < 0 {
@@ -46,12 +43,12 @@ func (c Config) checkBounds() error {
 	return nil
 }
 
-// Bounds on the real-valued settings: the noise regularizer's β, the
-// programmed hint weights' H and the factor on the initial weights. All are
-// far above any value that trains (β = 0.2, H = 1 to 6, init-scale about 1)
-// and low enough that the weights they set stay finite.
+// Bounds on the real-valued settings: the noise regularizer's β and the
+// factor on the initial weights (the NSPDA's hint strength is bounded by
+// nspda.MaxHintStrength). Both are far above any value that trains (β =
+// 0.2, init-scale about 1) and low enough that the weights they set stay
+// finite.
 const (
-	MaxNoiseScale   = 10
-	MaxHintStrength = 1000
-	MaxInitScale    = 1000
+	MaxNoiseScale = 10
+	MaxInitScale  = 1000
 )

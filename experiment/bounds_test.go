@@ -10,10 +10,12 @@ import (
 // hash of an empty encoding).
 func TestValidateNonFinite(t *testing.T) {
 	keys := map[string]bool{Defaults().Key(): true}
+	if c := Defaults(); c.Set("hint_h", math.NaN()) == nil {
+		t.Error("a NaN hint strength is set")
+	}
 	for _, set := range []func(*Config){
 		func(c *Config) { c.LR = math.NaN() },
 		func(c *Config) { c.LR = math.Inf(1) },
-		func(c *Config) { c.HintH = math.NaN() },
 		func(c *Config) { c.NoiseScale = math.NaN() },
 		func(c *Config) { c.StageNoise = math.NaN() },
 		func(c *Config) { c.Noise = math.NaN() },

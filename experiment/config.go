@@ -8,6 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -18,26 +19,25 @@ import (
 	"github.com/nspda/nspda/train"
 )
 
-// Config is everything that determines a training run. Two runs with equal
-// Configs on the same machine produce the same metrics, byte for byte.
+// Config is everything that determines a training run: the model's name,
+// its own options (Options, Set: decoded and validated by the model's spec)
+// and the settings every run has. Two runs with equal Configs on the same
+// machine produce the same metrics, byte for byte.
 type Config struct {
-	Grammar    string   `json:"grammar"`             // built-in name or PDA file
-	Model      string   `json:"model"`               // registry name
-	Order      int      `json:"order"`               // nspda: 2 or 3
-	Hidden     int      `json:"hidden"`              // state/hidden units; 0: the paper's rule (nspda) or the model's default
-	Stacks     int      `json:"stacks"`              // stack-rnn / list-rnn
-	Rounding   bool     `json:"rounding"`            // stack-rnn / list-rnn: hard actions at evaluation
-	Hints      int      `json:"hints"`               // nspda: 0 none, 1 or 2
-	HintH      float64  `json:"hint_h"`              // state-weight strength H of programmed hints
-	DeadHint   bool     `json:"dead_hint,omitempty"` // nnpda: the dead-state hint of Das, Giles and Sun
-	Algo       string   `json:"algo"`                // bptt, tbptt, rtrl, uoro; "" the model's default
-	Window     int      `json:"window"`              // tbptt window, in symbols
-	Curriculum string   `json:"curriculum"`          // standard, il, 2il
-	Noise      float64  `json:"noise"`               // adaptive noise regularizer, % of matrices (0: off)
-	NoiseScale float64  `json:"noise_scale"`         // β of the regularizer
-	StageNoise float64  `json:"stage_noise"`         // 2-IL stage-2 weight noise, %
-	Refine     int      `json:"refine"`              // K
-	EvalRefine int      `json:"eval_refine"`         // iterations per symbol when classifying; 0: K
+	Grammar string `json:"grammar"` // built-in name or PDA file
+	Model   string `json:"model"`   // registry name
+	// opts are the model's own options as JSON (options.go); "" for a
+	// model that has none.
+	opts       string
+	Hidden     int      `json:"hidden"`     // state/hidden units; 0: the paper's rule (nspda) or the model's default
+	Algo       string   `json:"algo"`       // bptt, tbptt, rtrl, uoro; "" the model's default
+	Window     int      `json:"window"`     // tbptt window, in symbols
+	Curriculum string   `json:"curriculum"` // standard, il, 2il
+	Noise      float64  `json:"noise"`      // adaptive noise regularizer, % of matrices (0: off)
+	NoiseScale float64  `json:"noise_scale"`
+	StageNoise float64  `json:"stage_noise"` // 2-IL stage-2 weight noise, %
+	Refine     int      `json:"refine"`      // K
+	EvalRefine int      `json:"eval_refine"` // iterations per symbol when classifying; 0: K
 	LR         float64  `json:"lr"`
 	Clip       float64  `json:"clip"`
 	MaxEpochs  int      `json:"max_epochs"`
@@ -55,12 +55,6 @@ type Config struct {
 	// had reached (its mean, fixed) instead of returning to LR (omitted
 	// from the key when false).
 	Stage2Annealed bool `json:"stage2_annealed,omitempty"`
-	// NoReadGrad (nspda only) zeroes the derivative of the pending read with
-	// respect to the decisive action neuron, ∂p/∂v* (docs/design.md section
-	// 5), leaving the forward pass untouched: the action neurons then learn
-	// from nothing the stack shows. An ablation; omitted from the key when
-	// false.
-	NoReadGrad bool `json:"no_read_grad,omitempty"`
 
 	// The learning options (docs/training.md, "What makes the NSPDA
 	// learn"); each is omitted from the key at its zero value, the paper's.
@@ -120,17 +114,6 @@ type Config struct {
 	// Alphabet fixes the order of the symbols of a run on Data (default:
 	// every symbol of its files, sorted).
 	Alphabet string `json:"alphabet,omitempty"`
-	// SoftStack (nspda only) trains through a superposition stack whose
-	// sharpness β is annealed from SoftBeta0 (0: 1) by the factor
-	// SoftGrowth (0: DefaultSoftGrowth) per epoch of each start; evaluation
-	// stays on the digital stack (docs/design.md section 8b).
-	SoftStack  bool    `json:"soft_stack,omitempty"`
-	SoftBeta0  float64 `json:"soft_beta0,omitempty"`
-	SoftGrowth float64 `json:"soft_growth,omitempty"`
-	// SoftAlternate (with SoftStack and Restarts) trains the even starts on
-	// the digital stack and the odd ones on the superposition stack, so that
-	// selection chooses between them (the data recipe's).
-	SoftAlternate bool `json:"soft_alternate,omitempty"`
 	// LockStep (nspda, BPTT, Batch > 1) trains each minibatch in lock-step
 	// on the batched kernels (train.Settings.LockStep; docs/performance.md).
 	// Each string draws its reads from its own stream, so it is another run
@@ -151,7 +134,7 @@ var Sizes = []string{"wide"}
 // way (the size "paper" is "", and so is a second-order "wide"), so that equal
 // trainings have one key.
 func (c Config) Normalize() Config {
-	if c.Size == "paper" || c.Size == "wide" && c.Order == 2 {
+	if c.Size == "paper" || c.Size == "wide" && c.TensorOrder() == 2 {
 		c.Size = ""
 	}
 	if c.Probes == 0 {
@@ -160,36 +143,16 @@ func (c Config) Normalize() Config {
 	return c
 }
 
-// DefaultSoftGrowth is the superposition stack's sharpness factor per epoch
-// when Config.SoftGrowth is 0: β reaches about 10 by epoch 25.
-const DefaultSoftGrowth = 1.1
-
-// softSchedule returns the sharpness schedule (β0, growth) of the
-// configuration: (0, 0) without the soft stack.
-func (c Config) softSchedule() (beta0, growth float64) {
-	if !c.SoftStack {
-		return 0, 0
-	}
-	beta0, growth = c.SoftBeta0, c.SoftGrowth
-	if beta0 == 0 {
-		beta0 = 1
-	}
-	if growth == 0 {
-		growth = DefaultSoftGrowth
-	}
-	return beta0, growth
-}
-
 // Defaults returns the configuration of a bare `nspda train`: the paper's
 // settings, except K = 1 and hint strength 1, with which our NSPDA learns and
 // with K = 4 and H = 6 it does not (docs/training.md).
 func Defaults() Config {
 	return Config{
-		Grammar: "anbn", Model: "nspda", Order: 3, Hints: 2, HintH: 1, Curriculum: "2il",
+		Grammar: "anbn", Curriculum: "2il",
 		Window: 50, NoiseScale: 0.2, StageNoise: 10, Refine: 1,
 		LR: 0.1005000321, Clip: 13, MaxEpochs: 500, Seed: 1, DataSeed: 1, TestSeed: 1,
 		Tests: []string{"test60", "test480", "test960"},
-	}
+	}.WithModel("nspda") // order 3, hint 2 of strength 1: nspda.DefaultOptions
 }
 
 // Recipes are the named starting points of `nspda train --recipe`.
@@ -227,8 +190,7 @@ func Recipe(name string) (Config, error) {
 	case "data":
 		c = learningRecipe(c)
 		c.Loss, c.NextWeight, c.LMWeight = "", 0, 1
-		c.SoftStack, c.SoftAlternate = true, true
-		return c, nil
+		return c, errors.Join(c.Set("soft_stack", true), c.Set("soft_alternate", true))
 	}
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
 }
@@ -240,41 +202,37 @@ func Recipe(name string) (Config, error) {
 // restarts. (More, shorter starts, --patience 5 --restarts 40, learn the
 // third-order palindrome and lose slow learners: docs/training.md.)
 func learningRecipe(c Config) Config {
-	c.Hints, c.Loss, c.NextWeight = 0, "viable", 1
+	_ = c.Set("hints", 0)
+	c.Loss, c.NextWeight = "viable", 1
 	c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 16, 5
 	c.Curriculum, c.MaxEpochs, c.Patience, c.Restarts = "standard", 400, 20, 8
 	c.Size = "wide"
 	return c
 }
 
-// Validate reports the first setting that cannot work.
+// Validate reports the first setting that cannot work: the model's own
+// options are validated by the model (nn.ModelOptions), the settings every
+// run has here.
 func (c Config) Validate() error {
 	spec, err := model.Lookup(c.Model)
 	if err != nil {
 		return err
 	}
+	own, err := c.Options()
+	if err != nil {
+		return err
+	}
+	if own != nil {
+		if err := own.Validate(); err != nil {
+			return err
+		}
+	}
 	if err := c.checkBounds(); err != nil {
 		return err
 	}
 	switch {
-	case spec.Takes.Order && c.Order != 2 && c.Order != 3:
-		return fmt.Errorf("order must be 2 or 3, not %d", c.Order)
-	case c.Hints < 0 || c.Hints > 2:
-		return fmt.Errorf("hints must be none, 1 or 2")
-	case c.Hints > 0 && !spec.Takes.Hints:
-		return fmt.Errorf("hints apply to the %s model only", model.Taking(func(t nn.Settings) bool { return t.Hints }))
 	case c.Stage2Annealed && c.Curriculum != "2il":
 		return fmt.Errorf("stage2-annealed applies to the 2il curriculum only (it has the only fixed-rate stage)")
-	case c.DeadHint && !spec.Takes.DeadHint:
-		return fmt.Errorf("the dead-state hint applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.DeadHint }))
-	case c.NoReadGrad && !spec.Takes.NoReadGrad:
-		return fmt.Errorf("no-read-grad applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.NoReadGrad }))
-	case c.Stacks != 0 && !spec.Takes.Stacks:
-		return fmt.Errorf("stacks apply to the %s models only, not %s", model.Taking(stacked), c.Model)
-	case c.Stacks < 0:
-		return fmt.Errorf("stacks must be positive (or 0 for the model's default)")
-	case c.Rounding && !spec.Takes.Stacks:
-		return fmt.Errorf("rounding applies to the %s models only, not %s", model.Taking(stacked), c.Model)
 	case c.Noise > 0 && !spec.HigherOrder:
 		return fmt.Errorf("the noise regularizer applies to higher-order models only (%s), not %s", strings.Join(higherOrder(), ", "), c.Model)
 	case c.Algo != "" && !slices.Contains(train.EstimatorNames(), c.Algo):
@@ -283,8 +241,6 @@ func (c Config) Validate() error {
 		return fmt.Errorf("unknown curriculum %q (want standard, il or 2il)", c.Curriculum)
 	case c.Noise < 0 || c.Noise > 100 || c.StageNoise < 0 || c.StageNoise > 100:
 		return fmt.Errorf("noise must be a percentage from 0 to 100")
-	case c.Hints > 0 && c.HintH <= 0:
-		return fmt.Errorf("hint strength must be positive")
 	case c.Refine < 1:
 		return fmt.Errorf("refine must be at least 1")
 	case c.EvalRefine < 0:
@@ -305,6 +261,9 @@ var Losses = []string{"label", "final", "viable"}
 // validateLearning checks the learning options.
 func (c Config) validateLearning(spec nn.Spec) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	hints, _, _ := c.hints()
+	beta0, _, alternate := c.softSchedule()
+	soft := beta0 > 0
 	switch {
 	case c.Loss != "" && !slices.Contains(Losses, c.Loss):
 		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(Losses, ", "))
@@ -338,24 +297,18 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":
 		return fmt.Errorf("--data trains without a grammar: drop --grammar")
-	case c.Data != "" && (c.NeedsPDA() || c.Hints > 0 || c.DeadHint):
+	case c.Data != "" && (c.NeedsPDA() || hints > 0 || c.deadHint()):
 		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
 	case c.Data != "" && c.Patience > 0 && c.SelectData == "":
 		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
-	case c.SoftStack && !spec.Takes.SoftStack:
-		return fmt.Errorf("soft-stack applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.SoftStack }))
-	case (c.SoftBeta0 != 0 || c.SoftGrowth != 0 || c.SoftAlternate) && !c.SoftStack:
-		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
-	case c.LockStep && (!spec.Takes.LockStep || c.Batch <= 1 || !train.HasLockStep(c.Algorithm()) || c.Noise > 0 || c.SoftStack || c.Hints > 0):
+	case c.LockStep && (!spec.LockStep || c.Batch <= 1 || !train.HasLockStep(c.Algorithm()) || c.Noise > 0 || soft || hints > 0):
 		return fmt.Errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")
-	case c.SoftAlternate && c.Restarts == 0:
+	case alternate && c.Restarts == 0:
 		return fmt.Errorf("soft-alternate needs restarts (it alternates the stack between starts)")
-	case !finite(c.SoftBeta0) || !finite(c.SoftGrowth):
-		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
 	case c.Size != "" && !slices.Contains(Sizes, c.Size):
 		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(Sizes, " or "))
-	case c.Size != "" && !spec.Takes.Size && c.Data == "":
-		return fmt.Errorf("the size rule applies to the %s model only", model.Taking(func(t nn.Settings) bool { return t.Size }))
+	case c.Size != "" && spec.Size == nil && c.Data == "":
+		return fmt.Errorf("the size rule applies to the %s model only", sized())
 	}
 	return nil
 }
@@ -366,8 +319,16 @@ func (c Config) NeedsPDA() bool {
 	return c.Loss == "viable" || c.NextWeight > 0 || c.ActionWeight > 0
 }
 
-// stacked reports whether a model has stacks or lists (Stacks, Rounding).
-func stacked(t nn.Settings) bool { return t.Stacks }
+// sized lists the registered models with a size rule (Spec.Size).
+func sized() string {
+	var names []string
+	for _, s := range model.Specs() {
+		if s.Size != nil {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
 
 // higherOrder lists the registered higher-order models: those the noise
 // regularizer perturbs.

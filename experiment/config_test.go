@@ -8,31 +8,69 @@ import (
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn"
 )
 
+// setOpts sets the model options key, value, ... of c, panicking on error.
+func setOpts(c *Config, kv ...any) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := c.Set(kv[i].(string), kv[i+1]); err != nil {
+			panic(err)
+		}
+	}
+}
+
 // TestValidateRefusesInapplicable: an option a model does not have is an
-// error, not silently ignored.
+// error, not silently ignored: setting it (Set), reading it from JSON, and a
+// configuration whose model changed under it (Validate).
 func TestValidateRefusesInapplicable(t *testing.T) {
+	for _, tc := range []struct {
+		model, key string
+		value      any
+	}{
+		{"lstm", "stacks", 3},
+		{"nspda", "stacks", 3},
+		{"gru", "rounding", true},
+		{"nnpda", "rounding", true},
+		{"nspda", "rounding", true},
+		{"lstm", "no_read_grad", true},
+		{"nnpda", "no_read_grad", true},
+		{"lstm", "order", 2},
+		{"stack-rnn", "hints", 1},
+		{"nspda", "dead_hint", true},
+	} {
+		c := Defaults().WithModel(tc.model)
+		if err := c.Set(tc.key, tc.value); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s with %s: %v", tc.model, tc.key, err)
+		}
+		b, _ := json.Marshal(map[string]any{"model": tc.model, tc.key: tc.value})
+		if err := json.Unmarshal(b, &c); err == nil || !strings.Contains(err.Error(), tc.key) {
+			t.Errorf("%s: %v", b, err)
+		}
+	}
+	stale := Defaults()
+	stale.Model = "lstm" // keeps the NSPDA's options
+	if err := stale.Validate(); err == nil || !strings.Contains(err.Error(), "applies to the nspda") {
+		t.Errorf("lstm with the nspda's options: %v", err)
+	}
 	for _, tc := range []struct {
 		model string
 		set   func(*Config)
 		want  string
 	}{
-		{"lstm", func(c *Config) { c.Stacks = 3 }, "stacks"},
-		{"nspda", func(c *Config) { c.Stacks = 3 }, "stacks"},
-		{"gru", func(c *Config) { c.Rounding = true }, "rounding"},
-		{"nnpda", func(c *Config) { c.Rounding = true }, "rounding"},
-		{"nspda", func(c *Config) { c.Rounding = true }, "rounding"},
 		{"lstm", func(c *Config) { c.Noise = 15 }, "noise"},
 		{"elman", func(c *Config) { c.Noise = 15 }, "noise"},
 		{"stack-rnn", func(c *Config) { c.Noise = 15 }, "noise"},
-		{"lstm", func(c *Config) { c.NoReadGrad = true }, "no-read-grad"},
-		{"nnpda", func(c *Config) { c.NoReadGrad = true }, "no-read-grad"},
 		{"nspda", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "standard" }, "stage2-annealed"},
 		{"lstm", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "il" }, "stage2-annealed"},
+		{"stack-rnn", func(c *Config) { setOpts(c, "stacks", -1) }, "stacks"},
+		{"nspda", func(c *Config) { setOpts(c, "order", 4) }, "order"},
+		{"nnpda", func(c *Config) { setOpts(c, "order", 1) }, "order"},
+		{"nspda", func(c *Config) { setOpts(c, "hints", 3) }, "hints"},
+		{"nspda", func(c *Config) { setOpts(c, "hint_h", 0) }, "hint strength"},
+		{"nspda", func(c *Config) { setOpts(c, "hint_h", 1e6) }, "hint-strength"},
 	} {
-		c := Defaults()
-		c.Model, c.Hints = tc.model, 0
+		c := Defaults().WithModel(tc.model)
 		tc.set(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s with %s: %v", tc.model, tc.want, err)
@@ -42,25 +80,53 @@ func TestValidateRefusesInapplicable(t *testing.T) {
 		model string
 		set   func(*Config)
 	}{
-		{"stack-rnn", func(c *Config) { c.Stacks, c.Rounding = 3, true }},
-		{"list-rnn", func(c *Config) { c.Stacks, c.Rounding = 2, true }},
+		{"stack-rnn", func(c *Config) { setOpts(c, "stacks", 3, "rounding", true) }},
+		{"list-rnn", func(c *Config) { setOpts(c, "stacks", 2, "rounding", true) }},
 		{"nspda", func(c *Config) { c.Noise = 15 }},
 		{"gru", func(c *Config) { c.Stage2Annealed = true }},
 		{"second-order", func(c *Config) { c.Noise = 15 }},
 		{"nnpda", func(c *Config) { c.Noise = 15 }},
+		{"nnpda", func(c *Config) { setOpts(c, "order", 2, "dead_hint", true) }},
 		{"lstm", func(c *Config) { c.Noise = 0 }},
-		{"nspda", func(c *Config) { c.NoReadGrad = true }},
+		{"nspda", func(c *Config) { setOpts(c, "no_read_grad", true) }},
 	} {
-		c := Defaults()
-		c.Model = tc.model
-		if tc.model != "nspda" {
-			c.Hints = 0
-		}
+		c := Defaults().WithModel(tc.model)
 		tc.set(&c)
 		if err := c.Validate(); err != nil {
 			t.Errorf("%s: %+v: %v", tc.model, c, err)
 		}
 	}
+}
+
+// TestWithModel: a configuration for another model keeps the options both
+// models have (the order, from the NSPDA to the NNPDA) and drops the others.
+func TestWithModel(t *testing.T) {
+	c := Defaults()
+	setOpts(&c, "order", 2, "no_read_grad", true)
+	n := c.WithModel("nnpda")
+	if got := n.Option("order"); got != 2.0 {
+		t.Errorf("nnpda order %v, want 2", got)
+	}
+	if n.Option("no_read_grad") != nil || n.Option("hints") != nil {
+		t.Errorf("nnpda options %s", n.opts)
+	}
+	if err := n.Validate(); err != nil {
+		t.Error(err)
+	}
+	back := n.WithModel("nspda")
+	if back.Option("hints") != 2.0 || back.Option("order") != 2.0 {
+		t.Errorf("back to nspda: %s", back.opts)
+	}
+}
+
+// netConfig is the JSON of the configuration of the net prepared for cfg.
+func netConfig(t *testing.T, s *setup) string {
+	t.Helper()
+	b, err := json.Marshal(s.net.Config())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 // TestNoReadGradConfig: no_read_grad reaches the network, and a
@@ -73,17 +139,17 @@ func TestNoReadGradConfig(t *testing.T) {
 	}
 	for _, on := range []bool{false, true} {
 		c := cfg
-		c.NoReadGrad = on
+		setOpts(&c, "no_read_grad", on)
 		s, err := prepare(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := s.net.(*nspda.Net).NoReadGrad; got != on {
-			t.Errorf("no_read_grad %v: the net has NoReadGrad %v", on, got)
+		if got := strings.Contains(netConfig(t, s), `"no_read_grad":true`); got != on {
+			t.Errorf("no_read_grad %v: the net's config is %s", on, netConfig(t, s))
 		}
 	}
 	on := cfg
-	on.NoReadGrad = true
+	setOpts(&on, "no_read_grad", true)
 	if on.Key() == cfg.Key() {
 		t.Error("no_read_grad does not change the key")
 	}
@@ -99,14 +165,14 @@ func TestSoftStackConfig(t *testing.T) {
 		t.Errorf("a configuration without the soft stack names it: %s", b)
 	}
 	on := cfg
-	on.SoftStack, on.SoftGrowth = true, 1.5
+	setOpts(&on, "soft_stack", true, "soft_growth", 1.5)
 	s, err := prepare(on)
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := s.net.(*nspda.Net)
-	if !n.SoftStack || n.Reserved() == nspda.DefaultMaxLen || n.Reserved() < 10 {
-		t.Errorf("the net has SoftStack %v, reserved %d", n.SoftStack, n.Reserved())
+	r, ok := s.net.(nn.Reserver)
+	if !strings.Contains(netConfig(t, s), `"soft_stack":true`) || !ok || r.Reserved() == nspda.DefaultMaxLen || r.Reserved() < 10 {
+		t.Errorf("the net has config %s, reserved %v", netConfig(t, s), r)
 	}
 	if st := s.settings; st.SoftStackBeta0 != 1 || st.SoftStackGrowth != 1.5 {
 		t.Errorf("schedule β0 %g, growth %g; want 1, 1.5", st.SoftStackBeta0, st.SoftStackGrowth)
@@ -114,12 +180,14 @@ func TestSoftStackConfig(t *testing.T) {
 	if on.Key() == cfg.Key() {
 		t.Error("soft_stack does not change the key")
 	}
+	if c := cfg.WithModel("lstm"); c.Set("soft_stack", true) == nil {
+		t.Error("lstm takes soft_stack")
+	}
 	for _, bad := range []func(*Config){
-		func(c *Config) { c.Model, c.Hints, c.SoftStack = "lstm", 0, true },
-		func(c *Config) { c.SoftBeta0 = 2 },
-		func(c *Config) { c.SoftStack, c.SoftGrowth = true, -1 },
-		func(c *Config) { c.SoftAlternate, c.Patience, c.Restarts = true, 2, 2 },
-		func(c *Config) { c.SoftStack, c.SoftAlternate = true, true },
+		func(c *Config) { setOpts(c, "soft_beta0", 2) },
+		func(c *Config) { setOpts(c, "soft_stack", true, "soft_growth", -1) },
+		func(c *Config) { setOpts(c, "soft_alternate", true); c.Patience, c.Restarts = 2, 2 },
+		func(c *Config) { setOpts(c, "soft_stack", true, "soft_alternate", true) },
 	} {
 		c := cfg
 		bad(&c)
@@ -134,7 +202,7 @@ func TestSoftStackConfig(t *testing.T) {
 // rule (Normalize), and is refused for other models and unknown names.
 func TestSizeRule(t *testing.T) {
 	cfg := small()
-	cfg.Order, cfg.Hints = 3, 0
+	setOpts(&cfg, "order", 3, "hints", 0)
 	m := 0
 	if lang, ok := grammar.Builtin(cfg.Grammar); ok {
 		m = lang.PDA.M()
@@ -161,7 +229,8 @@ func TestSizeRule(t *testing.T) {
 		t.Error("a third-order wide size keeps the paper rule's key")
 	}
 	two, twoWide := cfg, wide
-	two.Order, twoWide.Order = 2, 2
+	setOpts(&two, "order", 2)
+	setOpts(&twoWide, "order", 2)
 	if twoWide.Normalize().Key() != two.Key() {
 		t.Error("at second order the wide rule is the paper's, but its normalized key differs")
 	}
@@ -172,7 +241,7 @@ func TestSizeRule(t *testing.T) {
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.Size = "huge" },
-		func(c *Config) { c.Model, c.Hints, c.Size = "lstm", 0, "wide" },
+		func(c *Config) { *c = c.WithModel("lstm"); c.Size = "wide" },
 	} {
 		c := cfg
 		bad(&c)
@@ -202,9 +271,9 @@ func TestLockStepConfig(t *testing.T) {
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.Batch = 1 },
 		func(c *Config) { c.Algo = "rtrl" },
-		func(c *Config) { c.Hints = 2 },
-		func(c *Config) { c.SoftStack = true },
-		func(c *Config) { c.Model, c.Size = "lstm", "" },
+		func(c *Config) { setOpts(c, "hints", 2) },
+		func(c *Config) { setOpts(c, "soft_stack", true) },
+		func(c *Config) { *c = c.WithModel("lstm"); c.Size = "" },
 	} {
 		c := on
 		bad(&c)

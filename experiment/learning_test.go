@@ -15,7 +15,10 @@ import (
 // heads, the selection state and restarts must all survive a checkpoint.
 func learning() Config {
 	c := small()
-	c.Hints, c.Loss, c.NextWeight, c.LMWeight, c.ActionWeight = 0, "viable", 1, 0.5, 1
+	if err := c.Set("hints", 0); err != nil {
+		panic(err)
+	}
+	c.Loss, c.NextWeight, c.LMWeight, c.ActionWeight = "viable", 1, 0.5, 1
 	c.Optimizer, c.LR, c.Batch, c.ClipNorm, c.InitScale = "adam", 0.01, 8, 5, 0.5
 	c.Patience, c.Plateau, c.Restarts, c.MaxEpochs, c.RestartSchedule, c.FirstPatience = 2, 1, 2, 8, "luby", 3
 	return c

@@ -22,7 +22,6 @@ import (
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model"
-	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/program"
 	"github.com/nspda/nspda/train"
@@ -185,11 +184,15 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		return nil, err
 	}
 	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))
-	opt := nn.Options{Hidden: cfg.Hidden, Stacks: cfg.Stacks, Rounding: cfg.Rounding, Order: cfg.Order, NoReadGrad: cfg.NoReadGrad, SoftStack: cfg.SoftStack}
+	own, err := cfg.Options()
+	if err != nil {
+		return nil, err
+	}
+	opt := nn.Options{Hidden: cfg.Hidden, Own: own}
 	s := &setup{lang: lang}
-	var hints *program.Program // Validate allows hints for the nspda only
-	if cfg.Hints > 0 {
-		if hints, err = program.HintProgram(lang.PDA, nspda.Order(cfg.Order), cfg.Hints, cfg.HintH, cfg.Refine); err != nil {
+	var hints *program.Program // the options of models that take hints (the NSPDA's) say so
+	if level, h, order := cfg.hints(); level > 0 {
+		if hints, err = program.HintProgram(lang.PDA, order, level, h, cfg.Refine); err != nil {
 			return nil, err
 		}
 	}
@@ -346,7 +349,8 @@ func (s *setup) size(spec nn.Spec, cfg Config, opt *nn.Options, rng *rand.Rand, 
 	}
 	if hints != nil && j < hints.Shape.J {
 		if cfg.Hidden != 0 {
-			return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", cfg.Hints, hints.Shape.J, cfg.Hidden)
+			level, _, _ := cfg.hints()
+			return fmt.Errorf("hint %d needs at least %d state neurons, --hidden is %d", level, hints.Shape.J, cfg.Hidden)
 		}
 		j = hints.Shape.J
 	}
@@ -365,11 +369,13 @@ func reserve(net nn.Model, ex []dataset.Example) {
 
 func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train.Example {
 	out := make([]train.Example, len(set))
+	level, _, _ := cfg.hints()
+	dead := cfg.deadHint()
 	for i, e := range set {
 		syms, _ := lang.PDA.Encode(e.String) // generated strings are over the alphabet
 		out[i] = train.Example{Syms: syms, Label: float64(e.Label)}
-		out[i].Hinted = program.Hinted(lang.PDA, cfg.Hints, syms) // nil without hint 2
-		if cfg.DeadHint {
+		out[i].Hinted = program.Hinted(lang.PDA, level, syms) // nil without hint 2
+		if dead {
 			out[i].DeadAt = program.DiesAt(lang.PDA, syms)
 		}
 	}
@@ -377,7 +383,7 @@ func examples(lang *grammar.Language, set []dataset.Example, cfg Config) []train
 }
 
 func settings(cfg Config, exs []train.Example) (train.Settings, error) {
-	beta0, growth := cfg.softSchedule()
+	beta0, growth, alternate := cfg.softSchedule()
 	lengths := make([]int, len(exs))
 	for i, e := range exs {
 		lengths[i] = len(e.Syms)
@@ -404,7 +410,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
 		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience,
-		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: cfg.SoftAlternate,
+		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil
 }

@@ -4,7 +4,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/nn/nntest"
 )
 
@@ -20,7 +19,7 @@ func BenchmarkStepNSPDA(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			m, err := spec.New([]rune("ab"), nn.Options{Hidden: 8, Order: order}, rand.New(rand.NewPCG(1, 1)))
+			m, err := spec.New([]rune("ab"), opts(spec, 8, map[string]any{"order": order}), rand.New(rand.NewPCG(1, 1)))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/nspda/nspda/nn"
 )
 
 // FuzzLoad: a model file of any kind either loads, and classifies a short
@@ -17,7 +15,7 @@ func FuzzLoad(f *testing.F) {
 	dir := f.TempDir()
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, s := range Specs() {
-		net, err := s.New([]rune("ab"), nn.Options{Hidden: 2, Stacks: 2, Order: 3}, rng)
+		net, err := s.New([]rune("ab"), opts(s, 2, map[string]any{"stacks": 2, "order": 3}), rng)
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
 )
 
@@ -25,12 +26,15 @@ func TestEveryModelLearns(t *testing.T) {
 			cfg := experiment.Defaults()
 			cfg.Positives, cfg.Negatives = 60, 60
 			cfg.Curriculum = "standard"
-			cfg.Model = name
+			cfg = cfg.WithModel(name)
 			cfg.Algo = "bptt"
-			cfg.Hints = 0
 			cfg.Hidden = 8
-			if name == "stack-rnn" || name == "list-rnn" {
-				cfg.Stacks = 2
+			for k, v := range map[string]any{"hints": 0, "stacks": 2} {
+				if nn.HasOption(model.Options(name), k) {
+					if err := cfg.Set(k, v); err != nil {
+						t.Fatal(err)
+					}
+				}
 			}
 			cfg.MaxEpochs = 30
 			cfg.LR = 0.03

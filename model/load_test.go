@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/nspda/nspda/model/nspda"
-	"github.com/nspda/nspda/nn"
 )
 
 // TestLoadChecksSizesBeforeAllocating writes model files whose configs ask
@@ -32,7 +31,7 @@ func TestLoadChecksSizesBeforeAllocating(t *testing.T) {
 			}
 			// Complete the config with the fields the kind's defaults have,
 			// so that only the sizes are wrong.
-			def, err := spec.New([]rune("ab"), nn.Options{Hidden: 4, Stacks: 1, Order: 3}, rand.New(rand.NewPCG(1, 2)))
+			def, err := spec.New([]rune("ab"), opts(spec, 4, map[string]any{"stacks": 1, "order": 3}), rand.New(rand.NewPCG(1, 2)))
 			if err != nil {
 				t.Fatal(err)
 			}

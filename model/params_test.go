@@ -18,7 +18,7 @@ func TestParamCountExact(t *testing.T) {
 			continue
 		}
 		for _, alphabet := range []string{"ab", "abcdefg"} {
-			for _, opt := range []nn.Options{{Order: 3}, {Order: 2}, {Order: 3, Stacks: 3}} {
+			for _, opt := range []nn.Options{opts(spec, 0, map[string]any{"order": 3}), opts(spec, 0, map[string]any{"order": 2}), opts(spec, 0, map[string]any{"order": 3, "stacks": 3})} {
 				for _, j := range []int{4, 9, 17} {
 					opt.Hidden = j
 					m, err := spec.New([]rune(alphabet), opt, rand.New(rand.NewPCG(1, 2)))
@@ -48,19 +48,19 @@ func TestCheckParams(t *testing.T) {
 	}
 	for _, name := range []string{"nnpda", "second-order", "lstm", "mi-lstm"} {
 		spec, _ := Lookup(name)
-		err := CheckParams(spec, wide[:250], nn.Options{Hidden: limits.Units, Order: 3})
+		err := CheckParams(spec, wide[:250], opts(spec, limits.Units, map[string]any{"order": 3}))
 		if err == nil || !strings.Contains(err.Error(), "more than the limit of 67108864") {
 			t.Errorf("%s at %d units: %v", name, limits.Units, err)
 		}
 	}
 	for _, spec := range Specs() {
-		if err := CheckParams(spec, []rune("ab"), nn.Options{Hidden: 64, Stacks: 10, Order: 3}); err != nil {
+		if err := CheckParams(spec, []rune("ab"), opts(spec, 64, map[string]any{"stacks": 10, "order": 3})); err != nil {
 			t.Errorf("%s at 64 units: %v", spec.Name, err)
 		}
 		if spec.Name == "nspda" {
 			continue
 		}
-		m, err := spec.New(wide, nn.Options{Order: 3}, rand.New(rand.NewPCG(1, 2)))
+		m, err := spec.New(wide, opts(spec, 0, map[string]any{"order": 3}), rand.New(rand.NewPCG(1, 2)))
 		if err != nil {
 			t.Fatal(err)
 		}

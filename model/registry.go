@@ -52,13 +52,13 @@ func Names() []string {
 	return names
 }
 
-// Taking lists the registered models that take a setting (takes reports
-// it of a spec's Takes), joined for a message: "nspda", "stack-rnn and
+// Having lists the registered models whose own options (Spec.Options)
+// have the option key, joined for a message: "nspda", "stack-rnn and
 // list-rnn".
-func Taking(takes func(nn.Settings) bool) string {
+func Having(key string) string {
 	var names []string
 	for _, s := range specs {
-		if takes(s.Takes) {
+		if s.Options != nil && nn.HasOption(s.Options(), key) {
 			names = append(names, s.Name)
 		}
 	}
@@ -66,6 +66,16 @@ func Taking(takes func(nn.Settings) bool) string {
 		return strings.Join(names, "")
 	}
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// Options returns the named model's own options at their defaults (nil for
+// a model that has none, or an unknown one).
+func Options(name string) nn.ModelOptions {
+	spec, err := Lookup(name)
+	if err != nil || spec.Options == nil {
+		return nil
+	}
+	return spec.Options()
 }
 
 // Specs returns every registered spec.

@@ -17,7 +17,7 @@ func small(t *testing.T, spec nn.Spec) nn.Model { return smallOrder(t, spec, 3) 
 
 func smallOrder(t *testing.T, spec nn.Spec, order int) nn.Model {
 	t.Helper()
-	m, err := spec.New([]rune("ab"), nn.Options{Hidden: 4, Stacks: 2, Order: order}, rand.New(rand.NewPCG(1, 2)))
+	m, err := spec.New([]rune("ab"), opts(spec, 4, map[string]any{"stacks": 2, "order": order}), rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}

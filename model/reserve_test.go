@@ -37,7 +37,7 @@ func TestClassifierReserves(t *testing.T) {
 				t.Fatal(err)
 			}
 			wrng := rand.New(rand.NewPCG(1, 2))
-			m, err := spec.New([]rune("ab"), nn.Options{Order: c.order}, wrng)
+			m, err := spec.New([]rune("ab"), opts(spec, 0, map[string]any{"order": c.order}), wrng)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -19,19 +19,13 @@ type Model interface {
 	Config() any
 }
 
-// Options are the settings a user can give any model; each model uses those
-// that apply to it and ignores the rest. Zero values select defaults.
+// Options are what a Spec's New builds a model from: the size every model
+// takes and the model's own options. Zero values select defaults.
 type Options struct {
-	Hidden   int  // hidden or state units
-	Stacks   int  // stacks (stack-rnn) or lists (list-rnn)
-	Rounding bool // stack-rnn: hard argmax actions at evaluation
-	Order    int  // nspda: tensor order 2 or 3
-	// NoReadGrad (nspda) zeroes the derivative of the pending read through
-	// the decisive action neuron, an ablation (docs/design.md section 5).
-	NoReadGrad bool
-	// SoftStack (nspda) trains through a superposition stack instead of
-	// the digital one; evaluation stays digital (docs/design.md section 8b).
-	SoftStack bool
+	Hidden int // hidden or state units
+	// Own are the model's own options (from its Spec.Options, of its
+	// package's type); nil selects the model's defaults.
+	Own ModelOptions
 }
 
 // Spec describes one model kind for the registry.
@@ -43,11 +37,16 @@ type Spec struct {
 	HigherOrder bool
 	// Algo, if set, overrides that default estimator.
 	Algo string
-	// Takes says which settings beyond Hidden apply to the model; a
-	// configuration that sets another is refused.
-	Takes Settings
+	// Options, if set, returns the model's own options (ModelOptions) at
+	// their defaults: the keys a configuration of the model may set beyond
+	// the settings every model shares. Nil: the model has none.
+	Options func() ModelOptions
+	// LockStep says that the model trains lock-step minibatches (its
+	// models are Batchers on some options).
+	LockStep bool
 	// Size, if set, draws the model's size (Options.Hidden) when none is
-	// given, for a language whose PDA has m states: the NSPDA's J = M + a
+	// given, for a language whose PDA has m states (and says that the model
+	// takes a size rule): the NSPDA's J = M + a
 	// few. wide selects the wide rule (experiment.Config.Size).
 	Size func(m int, opt Options, wide bool, rng *rand.Rand) int
 	// New builds a model with freshly initialized parameters drawn from rng.
@@ -58,18 +57,6 @@ type Spec struct {
 	// (written by its Encoder) and returns the model and its evaluation
 	// refinement; the registry then uses it instead of Load.
 	Decode func(r io.Reader) (m Model, evalRefine int, err error)
-}
-
-// Settings are the settings beyond Hidden a model may take (Spec.Takes).
-type Settings struct {
-	Order      bool // Options.Order: tensor order 2 or 3
-	Stacks     bool // Options.Stacks and Rounding
-	NoReadGrad bool // Options.NoReadGrad
-	SoftStack  bool // Options.SoftStack: the superposition stack
-	Hints      bool // the hint programs of package program
-	DeadHint   bool // the dead-state hint of Das, Giles and Sun
-	Size       bool // the size rules (Spec.Size)
-	LockStep   bool // lock-step minibatches (a Batcher on some settings)
 }
 
 // Discretizer is implemented by models that have a discretized variant

@@ -115,18 +115,17 @@ var fairTests = []string{"test60", "test480", "test960"}
 // row. The learning rate and Hidden are the search's to set.
 func FairRecipe(modelName, grammar string, order int, rounding bool) experiment.Config {
 	c, _ := experiment.Recipe("data")
-	c.Model, c.Grammar, c.Rounding = modelName, grammar, rounding
-	c.Hints, c.HintH = 0, 0
+	c = c.WithModel(modelName) // the options the model has
+	c.Grammar = grammar
+	setIf(&c, "hints", 0)
+	setIf(&c, "hint_h", 0)
+	if rounding {
+		setOpts(&c, "rounding", true)
+	}
 	c.Algo = "bptt"
 	spec, _ := model.Lookup(modelName)
-	c.Order = 0
-	if spec.Takes.Order {
-		c.Order = order
-	}
-	if !spec.Takes.SoftStack {
-		c.SoftStack, c.SoftAlternate = false, false
-	}
-	if !spec.Takes.Size {
+	setIf(&c, "order", order)
+	if spec.Size == nil {
 		c.Size = ""
 	}
 	return c.Normalize()

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 )
 
 // Grammars of the paper's tables, in the paper's column order: the four
@@ -145,16 +146,10 @@ func NewPlan(ts ...*Table) experiment.Plan {
 // model's estimator named explicitly (so that equal runs of different
 // tables share one key), and the options' budgets.
 func base(opt GridOptions, name, grammar string, order int) experiment.Config {
-	c := experiment.Defaults()
-	c.Model, c.Grammar = name, grammar
+	c := experiment.Defaults().WithModel(name) // the options name has: the key stays honest
+	c.Grammar = grammar
 	spec, _ := model.Lookup(name)
-	c.Order = 0 // unused: keep the key honest
-	if spec.Takes.Order {
-		c.Order = order
-	}
-	if !spec.Takes.Hints {
-		c.Hints, c.HintH = 0, 0
-	}
+	setIf(&c, "order", order)
 	if spec.HigherOrder {
 		c.Noise = RegNoise
 	}
@@ -231,7 +226,7 @@ func orderTable(t *Table, opt GridOptions, w1, w2 string, metric Metric, paper m
 
 func hintsTable(opt GridOptions) *Table {
 	hints := func(label string, h int) orderRow {
-		return nspdaRow(label, func(c *experiment.Config) { c.Hints = h })
+		return nspdaRow(label, func(c *experiment.Config) { setOpts(c, "hints", h) })
 	}
 	return orderTable(&Table{
 		Name:  "hints",
@@ -241,13 +236,16 @@ func hintsTable(opt GridOptions) *Table {
 			"All runs use the two-stage curriculum and the noise regularizer at " + fmt.Sprint(RegNoise) + "%.",
 	}, opt, "W1", "W2", Metric{Kind: Epochs}, paperHints,
 		orderRow{"NNPDA w/o hints", "nnpda", nil},
-		orderRow{"NNPDA w/ dead neuron hints", "nnpda", func(c *experiment.Config) { c.DeadHint = true }},
+		orderRow{"NNPDA w/ dead neuron hints", "nnpda", func(c *experiment.Config) { setOpts(c, "dead_hint", true) }},
 		hints("NSPDA w/o hints", 0), hints("NSPDA w/ Hint #1", 1), hints("NSPDA w/ Hint #2", 2))
 }
 
 func incrementalTable(opt GridOptions) *Table {
 	curriculum := func(label, name string) orderRow {
-		return nspdaRow(label, func(c *experiment.Config) { c.Hints, c.Curriculum = 0, name })
+		return nspdaRow(label, func(c *experiment.Config) {
+			setOpts(c, "hints", 0)
+			c.Curriculum = name
+		})
 	}
 	return orderTable(&Table{
 		Name:  "incremental",
@@ -350,7 +348,9 @@ func comparisonTable(opt GridOptions) *Table {
 			if row.noise >= 0 {
 				c.Noise = row.noise
 			}
-			c.Rounding = row.rounding
+			if row.rounding {
+				setOpts(&c, "rounding", true)
+			}
 			c.Stage2Annealed = row.annealed
 			m := Metric{Kind: TrainError}
 			if ci%2 == 1 {
@@ -387,7 +387,8 @@ func programmedTable(opt GridOptions) *Table {
 		var cells []Cell
 		for ci, col := range t.Columns {
 			set := programmedSets[ci%len(programmedSets)]
-			c := experiment.Config{Grammar: col.Grammar, Model: "nspda", Order: 2 + r, Tests: []string{set}, Refine: 1}
+			c := experiment.Config{Grammar: col.Grammar, Tests: []string{set}, Refine: 1}.WithModel("nspda")
+			setOpts(&c, "order", 2+r, "hints", 0, "hint_h", 0)
 			cfgs := make([]experiment.Config, opt.Seeds)
 			for i := range cfgs {
 				cfgs[i] = c
@@ -460,7 +461,8 @@ var learningRecipes = []learningRecipe{
 	// The data recipe before it alternated stacks (and drew J by the wide
 	// rule): its stored runs keep their keys.
 	{"data-only, digital stack only", "data", func(c *experiment.Config) {
-		c.SoftStack, c.SoftAlternate, c.Size = false, false, ""
+		setOpts(c, "soft_stack", false, "soft_alternate", false)
+		c.Size = ""
 	}, ""},
 	{"default + action loss", "default", longStarts(func(c *experiment.Config) { c.ActionWeight = 1 }), ""},
 	{"default + action loss, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
@@ -476,7 +478,8 @@ var learningRecipes = []learningRecipe{
 // the estimator named and the options' budgets.
 func learningBase(opt GridOptions, recipe, grammar string, order int, mods ...func(*experiment.Config)) experiment.Config {
 	c, _ := experiment.Recipe(recipe)
-	c.Grammar, c.Order = grammar, order
+	c.Grammar = grammar
+	setOpts(&c, "order", order)
 	for _, m := range mods {
 		m(&c)
 	}
@@ -528,4 +531,21 @@ func learningTable(opt GridOptions) *Table {
 		}
 	}
 	return t
+}
+
+// setOpts sets the model options key, value, ... of c; the grids set only
+// options their models have (a panic says otherwise).
+func setOpts(c *experiment.Config, kv ...any) {
+	for i := 0; i+1 < len(kv); i += 2 {
+		if err := c.Set(kv[i].(string), kv[i+1]); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// setIf sets the model option key of c to value if c's model has it.
+func setIf(c *experiment.Config, key string, value any) {
+	if nn.HasOption(model.Options(c.Model), key) {
+		setOpts(c, key, value)
+	}
 }

@@ -65,7 +65,7 @@ func TestProgrammedSource(t *testing.T) {
 				t.Fatal(err)
 			}
 			if v, ok := cell.Metric.Value(sum); !ok || v != 0 {
-				t.Errorf("order %d %s %s: error %v (ok %v)", cell.Configs[0].Order, cell.Configs[0].Grammar, cell.Metric.Set, v, ok)
+				t.Errorf("order %d %s %s: error %v (ok %v)", cell.Configs[0].TensorOrder(), cell.Configs[0].Grammar, cell.Metric.Set, v, ok)
 			}
 		}
 	}

@@ -67,7 +67,7 @@ func programmedNet(cfg experiment.Config) (nn.Model, *grammar.Language, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	prog, err := program.Compile(lang.PDA, program.Options{Order: nspda.Order(cfg.Order)})
+	prog, err := program.Compile(lang.PDA, program.Options{Order: nspda.Order(cfg.TensorOrder())})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -24,7 +24,7 @@ func TestLearningRowsStored(t *testing.T) {
 	for _, cfg := range cfgs {
 		if _, err := os.Stat(filepath.Join("../results", cfg.Key(), experiment.SummaryFile)); err != nil {
 			missing++
-			t.Errorf("%s order %d seed %d (%s): run %s is not in the store", cfg.Grammar, cfg.Order, cfg.Seed, cfg.Loss, cfg.Key())
+			t.Errorf("%s order %d seed %d (%s): run %s is not in the store", cfg.Grammar, cfg.TensorOrder(), cfg.Seed, cfg.Loss, cfg.Key())
 		}
 	}
 	t.Logf("%d runs, %d missing", len(cfgs), missing)

@@ -113,7 +113,13 @@ func TestTrainedModelsLoad(t *testing.T) {
 		hidden, stacks int
 	}{{"stack-rnn", 1, limits.Stacks}, {"elman", 64, 0}} {
 		cfg := smallConfig()
-		cfg.Model, cfg.Hints, cfg.Hidden, cfg.Stacks, cfg.MaxEpochs = c.model, 0, c.hidden, c.stacks, 1
+		cfg = cfg.WithModel(c.model)
+		cfg.Hidden, cfg.MaxEpochs = c.hidden, 1
+		if c.stacks > 0 {
+			if err := cfg.Set("stacks", c.stacks); err != nil {
+				t.Fatal(err)
+			}
+		}
 		cfg.Positives, cfg.Negatives = 5, 5
 		if err := cfg.Validate(); err != nil {
 			t.Fatalf("%+v: %v", c, err)

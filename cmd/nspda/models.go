@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 
@@ -39,6 +40,16 @@ third-order rule M + U(2,6), M being the PDA's states).`,
 				}
 				algo := experiment.Config{Model: spec.Name}.Algorithm()
 				fmt.Fprintf(w, "%-14s %8d  %-9s  %s\n", spec.Name, len(m.Params()), algo, spec.Description)
+			}
+			fmt.Fprintf(w, "\nmodel options (nspda train --opt KEY=VALUE) and their defaults:\n")
+			for _, spec := range model.Specs() {
+				if spec.Options != nil {
+					b, err := json.Marshal(spec.Options())
+					if err != nil {
+						return err
+					}
+					fmt.Fprintf(w, "%-14s %s\n", spec.Name, b)
+				}
 			}
 			return nil
 		},

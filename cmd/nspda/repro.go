@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"github.com/nspda/nspda/internal/atomicfile"
-	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/tables"
 	"io"
 	"os"
@@ -249,8 +248,8 @@ const resumeHint = "interrupted: run the same command again to resume"
 // runLine describes one finished run.
 func runLine(cfg experiment.Config, sum *experiment.Summary, outcome experiment.Outcome, seconds float64) string {
 	what := cfg.Model
-	if spec, _ := model.Lookup(cfg.Model); spec.Takes.Order {
-		what += fmt.Sprintf(" order %d", cfg.Order)
+	if order := cfg.TensorOrder(); order != 0 {
+		what += fmt.Sprintf(" order %d", order)
 	}
 	state := "not converged"
 	if sum.Converged {

@@ -132,8 +132,8 @@ func TestResumeDataFromAnotherDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg.Grammar, cfg.Data, cfg.TestData, cfg.Tests = "", "tr.jsonl", []string{"te.jsonl"}, nil
-	cfg.Model, cfg.Hidden, cfg.Patience, cfg.Restarts, cfg.MaxEpochs = "elman", 4, 0, 0, 3
-	cfg.SoftStack, cfg.SoftAlternate = false, false
+	cfg = cfg.WithModel("elman") // no soft stack
+	cfg.Hidden, cfg.Patience, cfg.Restarts, cfg.MaxEpochs = 4, 0, 0, 3
 	dir := interrupted(t, cfg)
 	t.Chdir(t.TempDir())
 	out, errs, code := cli(t, "train", "--resume", dir, "--quiet")

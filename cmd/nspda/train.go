@@ -17,13 +17,12 @@ import (
 
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/model"
-	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
 )
 
 func newTrain() *cobra.Command {
 	cfg, _ := experiment.Recipe("default")
-	hints := hintName(cfg.Hints)
+	pend := new(modelOpts)
 	var (
 		out, resume string
 		recipe      string
@@ -54,12 +53,12 @@ config.json (other training flags are refused).`,
 				if cmd.Flags().Changed("data") && !cmd.Flags().Changed("recipe") {
 					recipe = "data"
 				}
-				c, err := applyRecipe(cmd, recipe, &hints)
+				c, p, err := applyRecipe(cmd, recipe)
 				if err != nil {
 					return err
 				}
 				cfg = c
-				if err := checkTrainFlags(cmd, &cfg, hints); err != nil {
+				if err := checkTrainFlags(cmd, &cfg, p); err != nil {
 					return err
 				}
 			}
@@ -95,7 +94,7 @@ config.json (other training flags are refused).`,
 		},
 	}
 	f := cmd.Flags()
-	bindConfigFlags(f, &cfg, &hints)
+	bindConfigFlags(f, &cfg, pend)
 	f.StringVar(&recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md), paper (the paper's protocol), data (no automaton: the copied label and the language-model head; the recipe of --data) or action (the default's targets and the PDA's stack operations as targets of the action neurons); other flags override them")
 	f.StringVar(&out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
 	f.StringVar(&resume, "resume", "", "continue the killed run in this directory")
@@ -104,17 +103,21 @@ config.json (other training flags are refused).`,
 }
 
 // bindConfigFlags binds the training flags that set a configuration to
-// cfg's fields, with cfg's values as defaults (hints: the --hints text).
-func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
+// cfg's fields, with cfg's values as defaults; the model options (--opt
+// KEY=VALUE and the option flags, optionFlags) are gathered in pend, to be
+// set once the model is known (checkTrainFlags).
+func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) {
 	f.StringVar(&cfg.Grammar, "grammar", cfg.Grammar, "grammar: a built-in name or a PDA .yaml file")
 	f.StringVar(&cfg.Model, "model", cfg.Model, "model to train (see 'nspda models')")
-	f.IntVar(&cfg.Order, "order", cfg.Order, "tensor order of nspda, 2 (M1) or 3 (M2), and of the nnpda controller")
 	f.IntVar(&cfg.Hidden, "hidden", cfg.Hidden, "state or hidden units (default: the paper's rule for nspda, the model's default otherwise)")
-	f.IntVar(&cfg.Stacks, "stacks", cfg.Stacks, "stacks (stack-rnn) or lists (list-rnn)")
-	f.BoolVar(&cfg.Rounding, "rounding", cfg.Rounding, "stack-rnn, list-rnn: hard actions at evaluation")
-	f.StringVar(hints, "hints", hintName(cfg.Hints), "nspda hints: none, 1 or 2")
-	f.Float64Var(&cfg.HintH, "hint-strength", cfg.HintH, "strength H of the programmed hint weights")
-	f.BoolVar(&cfg.DeadHint, "dead-hint", cfg.DeadHint, "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)")
+	f.Var(&optList{pend}, "opt", "a model option KEY=VALUE (repeat; 'nspda models' lists each model's options and defaults)")
+	for _, o := range optionFlags {
+		v := &optFlag{o: o, pend: pend, text: o.show(cfg.Option(o.key))}
+		fl := f.VarPF(v, o.flag, "", o.usage)
+		if o.parse == nil {
+			fl.NoOptDefVal = "true"
+		}
+	}
 	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: "+train.EstimatorList()+" (default: the model's)")
 	f.IntVar(&cfg.Window, "window", cfg.Window, "tbptt window, in symbols")
 	f.StringVar(&cfg.Curriculum, "curriculum", cfg.Curriculum, "curriculum: standard, il or 2il")
@@ -125,7 +128,6 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.IntVar(&cfg.EvalRefine, "eval-refine", cfg.EvalRefine, "iterations per symbol when classifying (default: K)")
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
 	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
-	f.BoolVar(&cfg.NoReadGrad, "no-read-grad", cfg.NoReadGrad, "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)")
 	f.BoolVar(&cfg.Stage2Annealed, "stage2-annealed", cfg.Stage2Annealed, "2il: the second stage's fixed rate is the one stage 1's annealing reached, not --lr")
 	f.BoolVar(&cfg.KeepBest, "keep-best", cfg.KeepBest, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
@@ -150,33 +152,21 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, hints *string) {
 	f.IntVar(&cfg.ProbePatience, "probe-patience", cfg.ProbePatience, "with --probes: the probes' patience")
 	f.IntVar(&cfg.FirstPatience, "first-patience", cfg.FirstPatience, "with --restarts: the first start's patience (0: --patience); e.g. one long start, then short ones")
 	f.StringVar(&cfg.RestartSchedule, "restart-schedule", cfg.RestartSchedule, "with --restarts: luby gives start r the patience --patience × luby(r+1) (1, 1, 2, 1, 1, 2, 4, …: many short starts and a few long ones); empty: every start --patience")
-	f.BoolVar(&cfg.SoftStack, "soft-stack", cfg.SoftStack, "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)")
-	f.Float64Var(&cfg.SoftBeta0, "soft-beta0", cfg.SoftBeta0, "with --soft-stack: initial sharpness β0 (0: 1)")
 	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: wide (M + U(12,29) at both orders, the default recipe's) or paper (M + U(2,6) at third order)")
 	f.BoolVar(&cfg.LockStep, "lock-step", cfg.LockStep, "nspda, bptt, --batch > 1: train each minibatch in lock-step on the batched kernels (faster with GOEXPERIMENT=simd builds; other read draws, so another run; docs/performance.md)")
-	f.BoolVar(&cfg.SoftAlternate, "soft-alternate", cfg.SoftAlternate, "with --soft-stack and --restarts: even starts train on the digital stack, odd ones on the superposition stack (selection chooses)")
-	f.Float64Var(&cfg.SoftGrowth, "soft-growth", cfg.SoftGrowth, fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", experiment.DefaultSoftGrowth))
-}
-
-// hintName is the --hints text of a hint level.
-func hintName(level int) string {
-	if level == 0 {
-		return "none"
-	}
-	return fmt.Sprint(level)
 }
 
 // applyRecipe returns the named recipe with every configuration flag the
 // user gave applied on top (the flags were parsed into a config that began
-// from the default recipe).
-func applyRecipe(cmd *cobra.Command, name string, hints *string) (experiment.Config, error) {
+// from the default recipe), and the model options they give.
+func applyRecipe(cmd *cobra.Command, name string) (experiment.Config, *modelOpts, error) {
+	pend := new(modelOpts)
 	base, err := experiment.Recipe(name)
 	if err != nil {
-		return base, usageError{err}
+		return base, pend, usageError{err}
 	}
 	fs := pflag.NewFlagSet("recipe", pflag.ContinueOnError)
-	h := hintName(base.Hints)
-	bindConfigFlags(fs, &base, &h)
+	bindConfigFlags(fs, &base, pend)
 	var ferr error
 	cmd.Flags().Visit(func(f *pflag.Flag) {
 		to := fs.Lookup(f.Name)
@@ -188,8 +178,7 @@ func applyRecipe(cmd *cobra.Command, name string, hints *string) (experiment.Con
 			ferr = fs.Set(f.Name, f.Value.String())
 		}
 	})
-	*hints = h
-	return base, ferr
+	return base, pend, ferr
 }
 
 // displayFlags are the flags of train that change only what it prints; any
@@ -215,18 +204,15 @@ func resumeConfig(cmd *cobra.Command, dir string) (experiment.Config, error) {
 // checkTrainFlags completes cfg from the flags that need interpreting and
 // refuses a configuration that cannot work or options that do not apply
 // to the model (usage errors).
-func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, hints string) error {
-	switch hints {
-	case "none", "0":
-		cfg.Hints = 0
-	case "1":
-		cfg.Hints = 1
-	case "2":
-		cfg.Hints = 2
-	default:
-		return usagef("--hints must be none, 1 or 2, not %q", hints)
-	}
+func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts) error {
 	changed := cmd.Flags().Changed
+	spec, err := model.Lookup(cfg.Model)
+	if err != nil {
+		return usageError{err}
+	}
+	// The recipe's options that the model has (the order of the nnpda),
+	// and the defaults of the others.
+	*cfg = cfg.WithModel(cfg.Model)
 	if cfg.Data != "" {
 		// No automaton: the data's own alphabet, tests and selection.
 		if !changed("grammar") {
@@ -235,31 +221,24 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, hints string) e
 		cfg.Tests = nil
 		if cfg.SelectData == "" && !changed("patience") {
 			cfg.Patience, cfg.Restarts = 0, 0
-			if !changed("soft-alternate") && !changed("soft-stack") {
-				// one start, on the digital stack
-				cfg.SoftStack, cfg.SoftAlternate = false, false
+			// one start, on the digital stack (unless an option flag
+			// below says otherwise)
+			for _, k := range []string{"soft_stack", "soft_alternate"} {
+				if cfg.Option(k) != nil {
+					if err := cfg.Set(k, false); err != nil {
+						return usageError{err}
+					}
+				}
 			}
 		}
 	}
-	spec, err := model.Lookup(cfg.Model)
-	if err != nil {
-		return usageError{err}
-	}
-	if !spec.Takes.Hints && !changed("hints") {
-		cfg.Hints = 0
-	}
-	if !spec.Takes.Size && !changed("size") {
+	if spec.Size == nil && !changed("size") {
 		cfg.Size = ""
 	}
-	if !spec.Takes.SoftStack && !changed("soft-stack") && !changed("soft-alternate") {
-		cfg.SoftStack, cfg.SoftAlternate = false, false
+	if err := pend.apply(cfg); err != nil {
+		return err
 	}
 	*cfg = cfg.Normalize()
-	// Every model's default configuration has order 3, unused by most of
-	// them; only an explicit --order is a mistake there.
-	if changed("order") && !spec.Takes.Order {
-		return usagef("--order applies to the %s models only, not %s", model.Taking(func(t nn.Settings) bool { return t.Order }), cfg.Model)
-	}
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}

@@ -150,7 +150,7 @@ func TestTrainData(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		soft := cfg.SoftStack && cfg.SoftAlternate && cfg.Patience > 0 && cfg.LMWeight > 0
+		soft := cfg.Option("soft_stack") == true && cfg.Option("soft_alternate") == true && cfg.Patience > 0 && cfg.LMWeight > 0
 		if soft != withSelect || cfg.Size != "wide" {
 			t.Errorf("select %v: config %+v", withSelect, cfg)
 		}

@@ -246,7 +246,7 @@ func TestReserve(t *testing.T) {
 func TestLoadRoundTrip(t *testing.T) {
 	for _, order := range []int{3, 2} {
 		spec := Specs[0]
-		m, err := spec.New([]rune("abc"), nn.Options{Hidden: 4, Order: order}, rand.New(rand.NewPCG(1, 2)))
+		m, err := spec.New([]rune("abc"), nn.Options{Hidden: 4, Own: &Options{Order: order}}, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,7 +312,7 @@ func TestNoAllocs(t *testing.T) {
 // n = 1..4; the loss must at least halve.
 func TestLearn(t *testing.T) {
 	for _, order := range []int{3, 2} {
-		m, err := Specs[0].New([]rune("ab"), nn.Options{Order: order}, rand.New(rand.NewPCG(3, 3)))
+		m, err := Specs[0].New([]rune("ab"), nn.Options{Own: &Options{Order: order}}, rand.New(rand.NewPCG(3, 3)))
 		if err != nil {
 			t.Fatal(err)
 		}

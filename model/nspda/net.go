@@ -104,14 +104,17 @@ func (n *Net) Kind() string { return "nspda" }
 // Alphabet is the model's alphabet.
 func (n *Net) Alphabet() []rune { return n.Model.Alphabet }
 
-// Config is the model's shape and evaluation settings.
+// Config is the model's shape and evaluation settings, and its training
+// options when they are on.
 func (n *Net) Config() any {
 	return struct {
-		Order      int `json:"order"`
-		J          int `json:"J"`
-		A          int `json:"A"`
-		EvalRefine int `json:"eval_refine"`
-	}{int(n.Order), n.J, n.A, n.EvalRefine}
+		Order      int  `json:"order"`
+		J          int  `json:"J"`
+		A          int  `json:"A"`
+		EvalRefine int  `json:"eval_refine"`
+		NoReadGrad bool `json:"no_read_grad,omitempty"`
+		SoftStack  bool `json:"soft_stack,omitempty"`
+	}{int(n.Order), n.J, n.A, n.EvalRefine, n.NoReadGrad, n.SoftStack}
 }
 
 // NewRecord returns scratch space for one iteration.

@@ -37,7 +37,7 @@ func TestNoReadGradAdjoint(t *testing.T) {
 // it classifies with its Runner.
 func TestSpec(t *testing.T) {
 	spec := Specs[0]
-	m, err := spec.New([]rune("ab"), nn.Options{Order: 2, Hidden: 5, NoReadGrad: true}, rand.New(rand.NewPCG(1, 2)))
+	m, err := spec.New([]rune("ab"), nn.Options{Hidden: 5, Own: &Options{Order: 2, NoReadGrad: true}}, rand.New(rand.NewPCG(1, 2)))
 	if err != nil {
 		t.Fatal(err)
 	}

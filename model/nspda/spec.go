@@ -21,7 +21,8 @@ var Specs = []nn.Spec{{
 	Description: "neural state pushdown automaton: binary state neurons driving a digital stack (this paper)",
 	HigherOrder: true,
 	Algo:        "bptt", // UORO, the paper's choice, did not converge for us (docs/training.md)
-	Takes:       nn.Settings{Order: true, NoReadGrad: true, SoftStack: true, Hints: true, Size: true, LockStep: true},
+	Options:     func() nn.ModelOptions { return DefaultOptions() },
+	LockStep:    true,
 	Size:        size,
 	New:         newNet,
 	Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
@@ -40,17 +41,21 @@ var Specs = []nn.Spec{{
 // paper's rule), M + U(12,29) at second order or with the wide rule.
 func size(m int, opt nn.Options, wide bool, rng *rand.Rand) int {
 	lo, hi := 2, 6
-	if opt.Order == 2 || wide {
+	if o, err := options(opt.Own); err == nil && o.Order == 2 || wide {
 		lo, hi = 12, 29
 	}
 	return m + lo + rng.IntN(hi-lo+1)
 }
 
-// newNet builds an NSPDA of order opt.Order (default third) with opt.Hidden
-// state neurons (default 8) and as many action neurons as symbols, its
-// weights drawn from U(−Init, Init).
+// newNet builds an NSPDA of the options' order (default third) with
+// opt.Hidden state neurons (default 8) and as many action neurons as
+// symbols, its weights drawn from U(−Init, Init).
 func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
-	order := Order(opt.Order)
+	own, err := options(opt.Own)
+	if err != nil {
+		return nil, err
+	}
+	order := Order(own.Order)
 	if order == 0 {
 		order = Third
 	}
@@ -66,8 +71,8 @@ func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 		m.Params[i] = Init * (2*rng.Float64() - 1)
 	}
 	n := NewNet(m)
-	n.NoReadGrad = opt.NoReadGrad
-	n.SoftStack = opt.SoftStack
+	n.NoReadGrad = own.NoReadGrad
+	n.SoftStack = own.SoftStack
 	return n, nil
 }
 

@@ -172,7 +172,7 @@ func TestRounding(t *testing.T) {
 
 func TestLoadRoundTrip(t *testing.T) {
 	for _, spec := range Specs {
-		m, err := spec.New([]rune("abc"), nn.Options{Hidden: 5, Stacks: 3, Rounding: true}, rand.New(rand.NewPCG(1, 2)))
+		m, err := spec.New([]rune("abc"), nn.Options{Hidden: 5, Own: &Options{Stacks: 3, Rounding: true}}, rand.New(rand.NewPCG(1, 2)))
 		if err != nil {
 			t.Fatal(err)
 		}

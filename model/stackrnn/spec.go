@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/nn"
 )
 
 // Specs registers the stack RNN and the list RNN. Options.Hidden (default
-// 40), Options.Stacks (default 10 stacks or 5 lists) and Options.Rounding
+// 40) and their own Options (stacks: default 10 stacks or 5 lists; rounding)
 // apply; a network built by a Spec has no R h_{t−1} term (Config.Recurrent is
 // false: the authors' toy-task setting).
 var Specs = []nn.Spec{spec(Stack), spec(List)}
@@ -22,8 +23,11 @@ func spec(mem Memory) nn.Spec {
 	return nn.Spec{
 		Name:        mem.Kind(),
 		Description: desc,
-		Takes:       nn.Settings{Stacks: true},
+		Options:     func() nn.ModelOptions { return &Options{} },
 		New: func(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
+			if _, ok := opt.Own.(*Options); opt.Own != nil && !ok {
+				return nil, fmt.Errorf("stackrnn: options of type %T", opt.Own)
+			}
 			return New(mem, alphabet, DefaultConfig(mem, opt), rng)
 		},
 		Load: func(alphabet []rune, config json.RawMessage, params []float64) (nn.Model, error) {
@@ -35,7 +39,10 @@ func spec(mem Memory) nn.Spec {
 // DefaultConfig returns the settings opt selects for a network with memory
 // mem, zero values replaced by the defaults.
 func DefaultConfig(mem Memory, opt nn.Options) Config {
-	cfg := Config{Hidden: opt.Hidden, Stacks: opt.Stacks, Rounding: opt.Rounding}
+	cfg := Config{Hidden: opt.Hidden}
+	if own, ok := opt.Own.(*Options); ok {
+		cfg.Stacks, cfg.Rounding = own.Stacks, own.Rounding
+	}
 	if cfg.Hidden == 0 {
 		cfg.Hidden = DefaultHidden
 	}
@@ -46,6 +53,21 @@ func DefaultConfig(mem Memory, opt nn.Options) Config {
 		}
 	}
 	return cfg
+}
+
+// Options are the stack and list RNNs' own settings in a configuration
+// (nn.ModelOptions).
+type Options struct {
+	Stacks   int  `json:"stacks"`   // stacks or lists; 0: the default
+	Rounding bool `json:"rounding"` // hard argmax actions at evaluation
+}
+
+// Validate reports the first setting that cannot work.
+func (o *Options) Validate() error {
+	if o.Stacks < 0 {
+		return fmt.Errorf("stacks must be positive (or 0 for the model's default)")
+	}
+	return limits.Check("stacks", o.Stacks, limits.Stacks)
 }
 
 // Load rebuilds a network from its Config as JSON and a copy of its
