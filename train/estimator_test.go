@@ -8,6 +8,7 @@ import (
 
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 // testNet returns a random NSPDA whose actions mix pushes, pops and no-ops.
@@ -17,10 +18,7 @@ func testNet(t testing.TB, order nspda.Order, L, J int, seed uint64) *nspda.Net 
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 3))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, seed, 3)
 	for i := range m.Wa {
 		m.Wa[i] *= 0.3
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 func randomModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
@@ -21,10 +22,7 @@ func randomModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, seed, 0)
 	return m
 }
 
@@ -341,10 +339,7 @@ func TestSetConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, 3, 4)
 	syms := []int{0, 0, 1, 0, 1, 1, 0, 1, 1, 1}
 	a, b := m.NewRunner(), m.NewRunner()
 	for cut := range syms {
