@@ -39,6 +39,16 @@ func randomExample(rng *rand.Rand, L, n int, hints bool) Example {
 	return ex
 }
 
+// randomExamples is n random unhinted strings over L symbols, each of 1 to
+// maxLen symbols.
+func randomExamples(rng *rand.Rand, L, n, maxLen int) []Example {
+	exs := make([]Example, n)
+	for i := range exs {
+		exs[i] = randomExample(rng, L, 1+rng.IntN(maxLen), false)
+	}
+	return exs
+}
+
 // gradOf runs one estimator with a fresh read stream seeded by seed.
 func gradOf(e Estimator, net nn.Net, ex Example, refine int, seed uint64) ([]float64, float64) {
 	return gradObj(e, net, nil, ex, refine, seed)
