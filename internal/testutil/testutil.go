@@ -4,6 +4,7 @@ package testutil
 
 import (
 	"os"
+	"runtime"
 	"testing"
 )
 
@@ -20,4 +21,14 @@ func DirNames(t testing.TB, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// Allocated returns the bytes allocated while f runs (the growth of
+// runtime.MemStats.TotalAlloc, which counts every goroutine's allocations).
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }

@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/testutil"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/nn/nntest"
 )
@@ -274,14 +274,12 @@ func TestDecodeChecksBeforeAllocating(t *testing.T) {
 	if n := (Shape{Order: Second, L: 2, J: 3000, A: 2}).NumParams(); n < 50_000_000 {
 		t.Fatalf("shape has only %d parameters; the test needs a large one", n)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := Decode(strings.NewReader(data))
-	runtime.ReadMemStats(&after)
+	var err error
+	got := testutil.Allocated(func() { _, err = Decode(strings.NewReader(data)) })
 	if err == nil || !strings.Contains(err.Error(), "Ws has 54 values") {
 		t.Errorf("error %v, want it to name Ws", err)
 	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+	if got > 1<<20 {
 		t.Errorf("Decode allocated %d bytes before refusing the file", got)
 	}
 }
