@@ -2,6 +2,7 @@ package nspda
 
 import (
 	"bytes"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -24,6 +25,19 @@ func randomModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
 	}
 	nntest.FillNormal(m.Params, seed, 0)
 	return m
+}
+
+// orderSeeds yields both orders, each with every seed from first to last.
+func orderSeeds(first, last uint64) iter.Seq2[Order, uint64] {
+	return func(yield func(Order, uint64) bool) {
+		for _, order := range []Order{Second, Third} {
+			for seed := first; seed <= last; seed++ {
+				if !yield(order, seed) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func TestShapeSizes(t *testing.T) {
@@ -96,30 +110,28 @@ func TestParamIndexing(t *testing.T) {
 // TestRunnerMatchesDense compares the runner's sparse step with a direct
 // transcription of eq. (1)-(2) over all indices.
 func TestRunnerMatchesDense(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(0); seed < 20; seed++ {
-			m := randomModel(t, order, 3, 5, 3, seed)
-			run := m.NewRunner()
-			rng := rand.New(rand.NewPCG(seed, 1))
-			z := make([]float64, m.J)
-			z[0] = 1
-			r := make([]float64, m.R())
-			run.Stack.Read(r, run.Reads)
-			for step := 0; step < 30; step++ {
-				l := rng.IntN(m.L + 1)
-				zn, act := denseStep(m, z, r, l)
-				op := run.Step(l)
-				if want := DecodeAction(act); op != want {
-					t.Fatalf("order %d seed %d step %d: op %v, dense %v", order, seed, step, op, want)
-				}
-				for i := range zn {
-					if zn[i] != run.z[i] {
-						t.Fatalf("order %d seed %d step %d: z = %v, dense %v", order, seed, step, run.z, zn)
-					}
-				}
-				z = zn
-				copy(r, run.r)
+	for order, seed := range orderSeeds(0, 19) {
+		m := randomModel(t, order, 3, 5, 3, seed)
+		run := m.NewRunner()
+		rng := rand.New(rand.NewPCG(seed, 1))
+		z := make([]float64, m.J)
+		z[0] = 1
+		r := make([]float64, m.R())
+		run.Stack.Read(r, run.Reads)
+		for step := 0; step < 30; step++ {
+			l := rng.IntN(m.L + 1)
+			zn, act := denseStep(m, z, r, l)
+			op := run.Step(l)
+			if want := DecodeAction(act); op != want {
+				t.Fatalf("order %d seed %d step %d: op %v, dense %v", order, seed, step, op, want)
 			}
+			for i := range zn {
+				if zn[i] != run.z[i] {
+					t.Fatalf("order %d seed %d step %d: z = %v, dense %v", order, seed, step, run.z, zn)
+				}
+			}
+			z = zn
+			copy(r, run.r)
 		}
 	}
 }
