@@ -9,6 +9,13 @@ import (
 	"time"
 )
 
+// specSampler returns the built-in language name and a sampler of its spec
+// file, testdata/name.yaml.
+func specSampler(t *testing.T, name string) (*Language, func(*rand.Rand, int) (string, bool)) {
+	t.Helper()
+	return mustBuiltin(t, name), NewSampler(parseFile(t, specPath(name)))
+}
+
 // TestSamplerOnSpecFiles checks the generic sampler on the five spec files
 // against the built-in recognizers: a member of length n exactly when one
 // exists, for n up to 60.
@@ -16,8 +23,7 @@ func TestSamplerOnSpecFiles(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			l := mustBuiltin(t, name)
-			sample := NewSampler(parseFile(t, specPath(name)))
+			l, sample := specSampler(t, name)
 			rng := rand.New(rand.NewPCG(10, 11))
 			for n := 0; n <= 60; n++ {
 				for range 10 {
@@ -39,8 +45,8 @@ func TestSamplerOnSpecFiles(t *testing.T) {
 func TestSamplerLong(t *testing.T) {
 	lengths := map[string]int{"palindrome": 961, "anbn": 960, "anbncbmam": 961, "anmbncm": 960, "dyck2": 960}
 	for _, name := range Names() {
-		l, n := mustBuiltin(t, name), lengths[name]
-		sample := NewSampler(parseFile(t, specPath(name)))
+		l, sample := specSampler(t, name)
+		n := lengths[name]
 		start := time.Now()
 		s, ok := sample(rand.New(rand.NewPCG(12, 13)), n)
 		elapsed := time.Since(start)
