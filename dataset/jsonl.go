@@ -6,13 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
 	"os"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/nspda/nspda/internal/atomicfile"
 	"github.com/nspda/nspda/internal/limits"
 )
 

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/nspda/nspda/internal/testutil"
 )
 
 func TestWriteJSONLFormat(t *testing.T) {
@@ -114,15 +116,7 @@ func TestWriteFileFailureLeavesNothing(t *testing.T) {
 // assertOnly fails unless dir holds exactly the named entries.
 func assertOnly(t *testing.T, dir string, names ...string) {
 	t.Helper()
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, e := range ents {
-		got = append(got, e.Name())
-	}
-	if !reflect.DeepEqual(got, names) {
+	if got := testutil.DirNames(t, dir); !reflect.DeepEqual(got, names) {
 		t.Errorf("%s holds %v, want %v", dir, got, names)
 	}
 }

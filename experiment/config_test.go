@@ -20,6 +20,19 @@ func setOpts(c *Config, kv ...any) {
 	}
 }
 
+// checkRefused fails t unless each edit of base makes Validate fail with an
+// error that mentions want.
+func checkRefused(t *testing.T, base Config, want string, edits ...func(*Config)) {
+	t.Helper()
+	for _, edit := range edits {
+		c := base
+		edit(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
+
 // TestValidateRefusesInapplicable: an option a model does not have is an
 // error, not silently ignored: setting it (Set), reading it from JSON, and a
 // configuration whose model changed under it (Validate).
@@ -183,18 +196,12 @@ func TestSoftStackConfig(t *testing.T) {
 	if c := cfg.WithModel("lstm"); c.Set("soft_stack", true) == nil {
 		t.Error("lstm takes soft_stack")
 	}
-	for _, bad := range []func(*Config){
+	checkRefused(t, cfg, "soft",
 		func(c *Config) { setOpts(c, "soft_beta0", 2) },
 		func(c *Config) { setOpts(c, "soft_stack", true, "soft_growth", -1) },
 		func(c *Config) { setOpts(c, "soft_alternate", true); c.Patience, c.Restarts = 2, 2 },
 		func(c *Config) { setOpts(c, "soft_stack", true, "soft_alternate", true) },
-	} {
-		c := cfg
-		bad(&c)
-		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "soft") {
-			t.Errorf("%+v: %v", c, err)
-		}
-	}
+	)
 }
 
 // TestSizeRule: the wide rule draws J from M + 12..29 at third order (the
@@ -239,16 +246,10 @@ func TestSizeRule(t *testing.T) {
 	if paper.Normalize().Key() != cfg.Key() {
 		t.Error(`size "paper" is not normalized to the paper's rule`)
 	}
-	for _, bad := range []func(*Config){
+	checkRefused(t, cfg, "size",
 		func(c *Config) { c.Size = "huge" },
 		func(c *Config) { *c = c.WithModel("lstm"); c.Size = "wide" },
-	} {
-		c := cfg
-		bad(&c)
-		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "size") {
-			t.Errorf("%+v: %v", c, err)
-		}
-	}
+	)
 }
 
 // TestLockStepConfig: lock_step is accepted with the default recipe (the
@@ -268,19 +269,13 @@ func TestLockStepConfig(t *testing.T) {
 	if on.Key() == d.Key() {
 		t.Error("lock_step does not change the key")
 	}
-	for _, bad := range []func(*Config){
+	checkRefused(t, on, "lock-step",
 		func(c *Config) { c.Batch = 1 },
 		func(c *Config) { c.Algo = "rtrl" },
 		func(c *Config) { setOpts(c, "hints", 2) },
 		func(c *Config) { setOpts(c, "soft_stack", true) },
 		func(c *Config) { *c = c.WithModel("lstm"); c.Size = "" },
-	} {
-		c := on
-		bad(&c)
-		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "lock-step") {
-			t.Errorf("%+v: %v", c, err)
-		}
-	}
+	)
 }
 
 // TestRestartSchedule: "luby" and a first start's patience need restarts,

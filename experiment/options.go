@@ -192,19 +192,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 	}
 	all := append(general, ownFields...) // stable: settings before options
 	slices.SortStableFunc(all, func(a, b field) int { return rank(a.key) - rank(b.key) })
-	var buf bytes.Buffer
-	buf.WriteByte('{')
-	for i, f := range all {
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		k, _ := json.Marshal(f.key)
-		buf.Write(k)
-		buf.WriteByte(':')
-		buf.Write(f.val)
-	}
-	buf.WriteByte('}')
-	return buf.Bytes(), nil
+	return joinFields(all), nil
 }
 
 // rank is key's place in keyLayout, after every listed key if unlisted.

@@ -2,12 +2,12 @@ package extract
 
 import (
 	"errors"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn/nntest"
 	"github.com/nspda/nspda/program"
 )
 
@@ -58,10 +58,7 @@ func randomNet(t *testing.T, seed uint64, order nspda.Order, L, J int) *nspda.Mo
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 8))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, seed, 8)
 	return m
 }
 

@@ -1,11 +1,11 @@
 package extract
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 // TestWitnesses: on random networks, every (state, top) pair the
@@ -22,10 +22,7 @@ func TestWitnesses(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(seed, 7))
-		for i := range m.Params {
-			m.Params[i] = rng.NormFloat64()
-		}
+		nntest.FillNormal(m.Params, seed, 7)
 		e := newExplorer(m, 1, 1000)
 		e.explore()
 		run := m.NewRunner()

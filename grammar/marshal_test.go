@@ -51,35 +51,35 @@ func TestMarshalSpecRoundTrip(t *testing.T) {
 	for _, f := range files {
 		pdas = append(pdas, parseFile(t, f))
 	}
-	// Names and symbols that need quoting in YAML.
-	odd, err := New(PDA{
-		Name: "it's [odd]", Alphabet: []rune{'[', '\'', ','}, States: []string{"a b", "empty", "#x"},
-		Accept: []bool{false, true, false}, EmptyStack: false,
-		Transitions: []Transition{
-			{From: 0, Input: 0, Top: TopAny, To: 1, Op: Push},
-			{From: 1, Input: 1, Top: 0, To: 2, Op: Pop},
-			{From: 2, Input: 2, Top: TopEmpty, To: 1, Op: Noop},
+	for _, spec := range []PDA{
+		// Names and symbols that need quoting in YAML.
+		{
+			Name: "it's [odd]", Alphabet: []rune{'[', '\'', ','}, States: []string{"a b", "empty", "#x"},
+			Accept: []bool{false, true, false}, EmptyStack: false,
+			Transitions: []Transition{
+				{From: 0, Input: 0, Top: TopAny, To: 1, Op: Push},
+				{From: 1, Input: 1, Top: 0, To: 2, Op: Pop},
+				{From: 2, Input: 2, Top: TopEmpty, To: 1, Op: Noop},
+			},
 		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pdas = append(pdas, odd)
-	// Top-dependent acceptance, with states named like tops and quoted symbols.
-	tops, err := New(PDA{
-		Name: "tops", Alphabet: []rune{'[', '\'', 'e'}, States: []string{"any", "empty", "e", "x"},
-		Accept: []bool{false, true, false, false}, EmptyStack: true,
-		AcceptTops: [][]int{{1, TopEmpty}, {0, 2}, {TopAny}, nil},
-		Transitions: []Transition{
-			{From: 0, Input: 0, Top: TopAny, To: 1, Op: Push},
-			{From: 1, Input: 1, Top: 0, To: 2, Op: Pop},
-			{From: 2, Input: 2, Top: TopEmpty, To: 0, Op: Noop},
+		// Top-dependent acceptance, with states named like tops and quoted symbols.
+		{
+			Name: "tops", Alphabet: []rune{'[', '\'', 'e'}, States: []string{"any", "empty", "e", "x"},
+			Accept: []bool{false, true, false, false}, EmptyStack: true,
+			AcceptTops: [][]int{{1, TopEmpty}, {0, 2}, {TopAny}, nil},
+			Transitions: []Transition{
+				{From: 0, Input: 0, Top: TopAny, To: 1, Op: Push},
+				{From: 1, Input: 1, Top: 0, To: 2, Op: Pop},
+				{From: 2, Input: 2, Top: TopEmpty, To: 0, Op: Noop},
+			},
 		},
-	})
-	if err != nil {
-		t.Fatal(err)
+	} {
+		p, err := New(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pdas = append(pdas, p)
 	}
-	pdas = append(pdas, tops)
 	rng := rand.New(rand.NewPCG(27, 28))
 	for len(pdas) < 40 {
 		p := randomTopPDA(rng, 1+rng.IntN(4), 1+rng.IntN(3))

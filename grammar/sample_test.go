@@ -9,6 +9,13 @@ import (
 	"time"
 )
 
+// specSampler returns the built-in language name and a sampler of its spec
+// file, testdata/name.yaml.
+func specSampler(t *testing.T, name string) (*Language, func(*rand.Rand, int) (string, bool)) {
+	t.Helper()
+	return mustBuiltin(t, name), NewSampler(parseFile(t, specPath(name)))
+}
+
 // TestSamplerOnSpecFiles checks the generic sampler on the five spec files
 // against the built-in recognizers: a member of length n exactly when one
 // exists, for n up to 60.
@@ -16,8 +23,7 @@ func TestSamplerOnSpecFiles(t *testing.T) {
 	for _, name := range Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			l := mustBuiltin(t, name)
-			sample := NewSampler(parseFile(t, specPath(name)))
+			l, sample := specSampler(t, name)
 			rng := rand.New(rand.NewPCG(10, 11))
 			for n := 0; n <= 60; n++ {
 				for range 10 {
@@ -39,8 +45,8 @@ func TestSamplerOnSpecFiles(t *testing.T) {
 func TestSamplerLong(t *testing.T) {
 	lengths := map[string]int{"palindrome": 961, "anbn": 960, "anbncbmam": 961, "anmbncm": 960, "dyck2": 960}
 	for _, name := range Names() {
-		l, n := mustBuiltin(t, name), lengths[name]
-		sample := NewSampler(parseFile(t, specPath(name)))
+		l, sample := specSampler(t, name)
+		n := lengths[name]
 		start := time.Now()
 		s, ok := sample(rand.New(rand.NewPCG(12, 13)), n)
 		elapsed := time.Since(start)
@@ -58,35 +64,17 @@ func TestSamplerLong(t *testing.T) {
 // sampler finds a string with whether one exists, on PDAs whose walks never
 // reach a dead end (the abstraction is exact for them).
 func TestSamplerAgreesWithBruteForce(t *testing.T) {
-	specs := map[string]string{
-		"anbn": anbnSpec,
-		// a^n b^m with m <= n and n >= 1: acceptance with a non-empty stack.
-		"anbm": `alphabet: [a, b]
-start: q0
-accept: [q1, q2]
-transitions:
-  - [q0, a, any, q1, push]
-  - [q1, a, any, q1, push]
-  - [q1, b, a, q2, pop]
-  - [q2, b, a, q2, pop]
-`,
-		// a* b a*: the a's before the b pop the empty stack through top
-		// any, which is a no-op.
-		"popany": `alphabet: [a, b]
-start: q0
-accept: [q1]
-transitions:
-  - [q0, a, any, q0, pop]
-  - [q0, b, any, q1, push]
-  - [q1, a, b, q1, noop]
-`,
+	specs := map[string]string{"anbn": anbnSpec}
+	// a^n b^m (m <= n): acceptance with a non-empty stack; a* b a*: pops of
+	// the empty stack through top any; topaccept: acceptance that depends on
+	// the top (a on top or the empty stack).
+	for _, name := range []string{"small/anbm", "small/popany", "topaccept"} {
+		data, err := os.ReadFile(specPath(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		specs[name] = string(data)
 	}
-	topaccept, err := os.ReadFile(specPath("topaccept"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Acceptance that depends on the top: a on top or the empty stack.
-	specs["topaccept"] = string(topaccept)
 	for name, spec := range specs {
 		p, err := Parse(name+".yaml", []byte(spec))
 		if err != nil {
@@ -108,19 +96,7 @@ transitions:
 // "b" a walk is doomed (w c a^|w| with w in a*, but b is pushable), so
 // walks fail half the time per symbol of w and the sampler must retry.
 func TestSamplerRetries(t *testing.T) {
-	p, err := Parse("loose.yaml", []byte(`alphabet: [a, b, c]
-start: q0
-accept: [q1]
-accept_empty_stack: true
-transitions:
-  - [q0, a, any, q0, push]
-  - [q0, b, any, q0, push]
-  - [q0, c, any, q1, noop]
-  - [q1, a, a, q1, pop]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseFile(t, specPath("small/loose"))
 	sample, rng := NewSampler(p), rand.New(rand.NewPCG(16, 17))
 	for n, want := range []string{"", "c", "", "aca", "", "aacaa"} {
 		if s, ok := sample(rng, n); s != want || ok != (want != "") {

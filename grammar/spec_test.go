@@ -6,12 +6,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/internal/limits"
+	"github.com/nspda/nspda/internal/testutil"
 )
 
 // anbnSpec is a valid spec; the error cases below are edits of it.
@@ -309,15 +309,12 @@ func TestLoadHugeSpecRefusedUnread(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Close()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	before := ms.TotalAlloc
-	if _, err := Load(big); err == nil || !strings.Contains(err.Error(), "more than the limit") {
+	got := testutil.Allocated(func() { _, err = Load(big) })
+	if err == nil || !strings.Contains(err.Error(), "more than the limit") {
 		t.Errorf("Load of a 50 MB spec: %v, want the size limit", err)
 	}
-	runtime.ReadMemStats(&ms)
-	if ms.TotalAlloc-before > 1<<20 {
-		t.Errorf("Load allocated %d bytes to refuse a 50 MB spec", ms.TotalAlloc-before)
+	if got > 1<<20 {
+		t.Errorf("Load allocated %d bytes to refuse a 50 MB spec", got)
 	}
 	var b strings.Builder
 	b.WriteString("alphabet: [a]\nstart: q0\naccept: [q0]\ntransitions:\n")

@@ -117,26 +117,7 @@ func TestOracleBuiltins(t *testing.T) {
 // exist but lead where acceptance is unreachable (a trap state, and a push
 // that can never be popped under an empty-stack acceptance).
 func TestOracleTraps(t *testing.T) {
-	spec := `name: traps
-alphabet: [a, b, c]
-start: q0
-accept: [q2]
-accept_empty_stack: true
-transitions:
-  - [q0, a, any, q1, push]
-  - [q1, a, any, q1, push]
-  - [q1, b, a, q2, pop]
-  - [q2, b, a, q2, pop]
-  - [q0, c, any, trap, noop]
-  - [trap, a, any, trap, push]
-  - [trap, b, any, trap, noop]
-  - [q1, c, any, q3, push]
-  - [q3, b, any, q3, noop]
-`
-	p, err := Parse("traps.yaml", []byte(spec))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseFile(t, specPath("small/traps"))
 	checkOracle(t, p, nil, 6)
 	o, _ := NewOracle(p)
 	tg := o.Targets([]int{2, 0}) // "ca": alive in the trap, not viable
@@ -151,21 +132,7 @@ transitions:
 
 func TestOracleFinalStateAcceptance(t *testing.T) {
 	// Acceptance by state alone: "a" then anything over a stack that is never emptied.
-	spec := `name: fs
-alphabet: [a, b]
-start: q0
-accept: [q1]
-transitions:
-  - [q0, a, any, q1, push]
-  - [q1, a, any, q1, push]
-  - [q1, b, a, q2, pop]
-  - [q2, b, a, q2, pop]
-  - [q2, a, any, q1, push]
-`
-	p, err := Parse("fs.yaml", []byte(spec))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := parseFile(t, specPath("small/fs"))
 	checkOracle(t, p, nil, 7)
 }
 

@@ -5,10 +5,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/nspda/nspda/internal/testutil"
 	"github.com/nspda/nspda/model/nspda"
 )
 
@@ -50,15 +50,11 @@ func TestLoadChecksSizesBeforeAllocating(t *testing.T) {
 			if err := os.WriteFile(path, file, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			var before, after runtime.MemStats
-			runtime.GC()
-			runtime.ReadMemStats(&before)
-			_, _, err = Load(path)
-			runtime.ReadMemStats(&after)
+			got := testutil.Allocated(func() { _, _, err = Load(path) })
 			if err == nil || !strings.Contains(err.Error(), "parameters") {
 				t.Fatalf("Load = %v, want an error about the parameter count", err)
 			}
-			if got := after.TotalAlloc - before.TotalAlloc; got > 16<<20 {
+			if got > 16<<20 {
 				t.Errorf("Load allocated %d MiB before refusing", got>>20)
 			}
 		})

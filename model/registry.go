@@ -8,11 +8,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
 	"math/rand/v2"
 	"strings"
 
+	"github.com/nspda/nspda/internal/atomicfile"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model/nnpda"

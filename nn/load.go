@@ -46,3 +46,13 @@ func CheckFinite(params []float64) error {
 	}
 	return nil
 }
+
+// CopyParams copies a loaded parameter vector src into dst, refusing it
+// (CheckFinite) if a parameter is NaN or infinite.
+func CopyParams(dst, src []float64) error {
+	if err := CheckFinite(src); err != nil {
+		return err
+	}
+	copy(dst, src)
+	return nil
+}

@@ -12,8 +12,7 @@ import (
 // dead state, less the re-entry points when refining; Hinted marks the steps
 // whose transition hint 2 programs.
 func TestHints(t *testing.T) {
-	lang, _ := grammar.Builtin("anbn")
-	p := lang.PDA
+	p := builtin(t, "anbn").PDA
 	h1, err := HintProgram(p, nspda.Third, 1, 1, 1)
 	if err != nil {
 		t.Fatal(err)

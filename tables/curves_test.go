@@ -7,13 +7,31 @@ import (
 	"testing"
 )
 
+// runWithMetrics makes a run directory, run1 in a new temporary directory,
+// whose metrics.jsonl holds metrics; it returns both directories.
+func runWithMetrics(t *testing.T, metrics string) (dir, run string) {
+	t.Helper()
+	dir = t.TempDir()
+	run = filepath.Join(dir, "run1")
+	if err := os.Mkdir(run, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeMetrics(t, run, metrics)
+	return dir, run
+}
+
+// writeMetrics writes the run directory run's metrics.jsonl.
+func writeMetrics(t *testing.T, run, metrics string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte(metrics), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestPlotCurvesCurves(t *testing.T) {
-	dir := t.TempDir()
-	run := filepath.Join(dir, "run1")
-	os.Mkdir(run, 0o755)
-	os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte(`{"epoch":1,"train_acc":50}
+	dir, run := runWithMetrics(t, `{"epoch":1,"train_acc":50}
 {"epoch":2,"train_acc":75.5}
-`), 0o644)
+`)
 	for _, ext := range []string{"png", "svg"} {
 		out := filepath.Join(dir, "c."+ext)
 		if err := PlotCurves(out, "test", []string{run}); err != nil {
@@ -23,7 +41,7 @@ func TestPlotCurvesCurves(t *testing.T) {
 			t.Fatalf("%s not written: %v", out, err)
 		}
 	}
-	os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte("{\"epoch\":1}\n{bad\n"), 0o644)
+	writeMetrics(t, run, "{\"epoch\":1}\n{bad\n")
 	if err := PlotCurves(filepath.Join(dir, "x.png"), "", []string{run}); err == nil || !strings.Contains(err.Error(), "metrics.jsonl:2") {
 		t.Fatalf("bad metrics: %v", err)
 	}
@@ -33,10 +51,7 @@ func TestPlotCurvesCurves(t *testing.T) {
 // empty file), and a failed plot leaves an existing figure as it was and no
 // temporary file.
 func TestPlotCurvesAtomic(t *testing.T) {
-	dir := t.TempDir()
-	run := filepath.Join(dir, "run1")
-	os.Mkdir(run, 0o755)
-	os.WriteFile(filepath.Join(run, "metrics.jsonl"), []byte("{\"epoch\":1,\"train_acc\":50}\n"), 0o644)
+	dir, run := runWithMetrics(t, "{\"epoch\":1,\"train_acc\":50}\n")
 	txt := filepath.Join(dir, "c.txt")
 	if err := PlotCurves(txt, "", []string{run}); err == nil || !strings.Contains(err.Error(), "unsupported format") {
 		t.Errorf("c.txt: %v", err)

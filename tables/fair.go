@@ -214,22 +214,19 @@ type FairChoice struct {
 // trial is finished.
 func fairSelect(trials []experiment.Config, src Source) (choice FairChoice, finished int, ok bool, err error) {
 	choice.Score = math.Inf(1)
-	for i, c := range trials {
-		sum, err := src.Summary(c)
-		if err != nil {
-			return choice, 0, false, err
-		}
-		if sum == nil {
-			continue
-		}
+	err = eachFinished(src, trials, func(i int, c experiment.Config, sum *experiment.Summary) error {
 		finished++
 		score, err := trialScore(c, sum, src)
 		if err != nil {
-			return choice, 0, false, err
+			return err
 		}
 		if score < choice.Score {
 			choice = FairChoice{Trial: i, Setting: FairSetting{LR: c.LR, Hidden: c.Hidden}, Score: score}
 		}
+		return nil
+	})
+	if err != nil {
+		return choice, 0, false, err
 	}
 	return choice, finished, finished == len(trials), nil
 }

@@ -61,17 +61,14 @@ func barsFigure(t *Table, src Source) (*figure, error) {
 			}
 			y := float64(len(labels) - 1 - indexOf(labels, sr.label))
 			var vals []float64
-			for _, cfg := range sr.configs {
-				sum, err := src.Summary(cfg)
-				if err != nil {
-					return nil, err
-				}
-				if sum == nil {
-					continue
-				}
+			err := eachFinished(src, sr.configs, func(_ int, _ experiment.Config, sum *experiment.Summary) error {
 				if v, ok := test60.Value(sum); ok {
 					vals = append(vals, v)
 				}
+				return nil
+			})
+			if err != nil {
+				return nil, err
 			}
 			if v, bound, ok := PaperNumber(sr.paper); ok && !bound {
 				paper = append(paper, plotter.XY{X: v, Y: y})

@@ -5,11 +5,12 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/nspda/nspda/experiment"
-	"github.com/nspda/nspda/internal/atomicfile"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/nspda/nspda/experiment"
+	"github.com/nspda/nspda/internal/atomicfile"
 )
 
 // IndexFile is the page of an output directory that links every table and

@@ -18,6 +18,25 @@ type Source interface {
 	Summary(cfg experiment.Config) (*experiment.Summary, error)
 }
 
+// eachFinished calls f, in order, with each of configs whose run is
+// finished (its index and summary), stopping at the first error reading a
+// summary or from f.
+func eachFinished(src Source, configs []experiment.Config, f func(i int, cfg experiment.Config, sum *experiment.Summary) error) error {
+	for i, cfg := range configs {
+		sum, err := src.Summary(cfg)
+		if err != nil {
+			return err
+		}
+		if sum == nil {
+			continue
+		}
+		if err := f(i, cfg, sum); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // StoreSource reads summaries from a Store.
 type StoreSource struct{ Store experiment.Store }
 
@@ -57,14 +76,7 @@ func Collate(t *Table, src Source) ([][]CellResult, error) {
 
 func collateCell(cell Cell, src Source) (CellResult, error) {
 	r := CellResult{Cell: cell, Budget: math.Inf(1)}
-	for _, cfg := range cell.Configs {
-		sum, err := src.Summary(cfg)
-		if err != nil {
-			return r, err
-		}
-		if sum == nil {
-			continue
-		}
+	err := eachFinished(src, cell.Configs, func(_ int, cfg experiment.Config, sum *experiment.Summary) error {
 		r.Finished++
 		if r.wall == nil {
 			r.wall = map[string]float64{}
@@ -78,6 +90,10 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 		if v, ok := cell.Metric.Value(sum); ok {
 			r.Values = append(r.Values, v)
 		}
+		return nil
+	})
+	if err != nil {
+		return r, err
 	}
 	r.Stats = Describe(r.Values)
 	return r, nil

@@ -187,31 +187,56 @@ func BenchmarkThroughput(b *testing.B) {
 // benchBatch measures BatchBPTT's training throughput on exs in minibatches
 // of B strings, one SGD step on each batch's mean gradient.
 func benchBatch(b *testing.B, net *nspda.Net, exs []Example, B, K int) {
-	grad := make([]float64, len(net.Params()))
-	rngs := make([]*rand.Rand, B)
-	for i := range rngs {
-		rngs[i] = rand.New(rand.NewPCG(2, uint64(i)))
-	}
-	est := &BatchBPTT{}
+	step := newLockStep(net, B)
 	batch := make([]Example, B)
 	chars := 0
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		for k := range batch {
-			batch[k] = exs[(i*B+k)%len(exs)]
-			chars += len(batch[k].Syms)
-		}
-		clear(grad)
-		if _, err := est.GradientBatch(net, nil, batch, K, rngs, grad); err != nil {
-			b.Fatal(err)
-		}
-		scale([][]float64{grad}, 1/float64(B))
-		if err := SGD(net.Params(), grad, 1e-4, DefaultClip); err != nil {
-			b.Fatal(err)
-		}
+		chars += nextBatch(batch, exs, i)
+		step.run(b, net, batch, K)
 	}
 	b.ReportMetric(float64(chars)/b.Elapsed().Seconds(), "chars/s")
+}
+
+// lockStep trains a net in lock-step minibatches of B strings: BatchBPTT's
+// gradient, string k's reads drawn from PCG(2, k), then one SGD step on the
+// batch's mean gradient.
+type lockStep struct {
+	est  *BatchBPTT
+	rngs []*rand.Rand
+	grad []float64
+}
+
+func newLockStep(net *nspda.Net, B int) *lockStep {
+	s := &lockStep{est: &BatchBPTT{}, rngs: make([]*rand.Rand, B), grad: make([]float64, len(net.Params()))}
+	for i := range s.rngs {
+		s.rngs[i] = rand.New(rand.NewPCG(2, uint64(i)))
+	}
+	return s
+}
+
+// run trains net on one batch of len(s.rngs) strings.
+func (s *lockStep) run(b *testing.B, net *nspda.Net, batch []Example, K int) {
+	clear(s.grad)
+	if _, err := s.est.GradientBatch(net, nil, batch, K, s.rngs, s.grad); err != nil {
+		b.Fatal(err)
+	}
+	scale([][]float64{s.grad}, 1/float64(len(batch)))
+	if err := SGD(net.Params(), s.grad, 1e-4, DefaultClip); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// nextBatch fills batch with the i-th run of len(batch) strings of exs,
+// cycling, and returns their number of characters.
+func nextBatch(batch, exs []Example, i int) int {
+	chars := 0
+	for k := range batch {
+		batch[k] = exs[(i*len(batch)+k)%len(exs)]
+		chars += len(batch[k].Syms)
+	}
+	return chars
 }
 
 // BenchmarkThroughputPaired is BenchmarkThroughput's online and batch32
@@ -224,21 +249,14 @@ func BenchmarkThroughputPaired(b *testing.B) {
 	for _, J := range []int{8, 32} {
 		b.Run(fmt.Sprintf("J%d", J), func(b *testing.B) {
 			on, bat := testNet(b, nspda.Third, 4, J, 1), testNet(b, nspda.Third, 4, J, 1)
-			est, lock := &BPTT{}, &BatchBPTT{}
-			g1, g2 := make([]float64, len(on.Params())), make([]float64, len(bat.Params()))
+			est, lock := &BPTT{}, newLockStep(bat, B)
+			g1 := make([]float64, len(on.Params()))
 			reads := rand.New(rand.NewPCG(2, 2))
-			rngs := make([]*rand.Rand, B)
-			for i := range rngs {
-				rngs[i] = rand.New(rand.NewPCG(2, uint64(i)))
-			}
 			batch := make([]Example, B)
 			var tOn, tBat time.Duration
 			chars := 0
 			for i := 0; i < b.N; i++ {
-				for k := range batch {
-					batch[k] = exs[(i*B+k)%len(exs)]
-					chars += len(batch[k].Syms)
-				}
+				chars += nextBatch(batch, exs, i)
 				t0 := time.Now()
 				for _, ex := range batch {
 					clear(g1)
@@ -248,14 +266,7 @@ func BenchmarkThroughputPaired(b *testing.B) {
 					}
 				}
 				t1 := time.Now()
-				clear(g2)
-				if _, err := lock.GradientBatch(bat, nil, batch, K, rngs, g2); err != nil {
-					b.Fatal(err)
-				}
-				scale([][]float64{g2}, 1/float64(B))
-				if err := SGD(bat.Params(), g2, 1e-4, DefaultClip); err != nil {
-					b.Fatal(err)
-				}
+				lock.run(b, bat, batch, K)
 				tOn, tBat = tOn+t1.Sub(t0), tBat+time.Since(t1)
 			}
 			b.ReportMetric(float64(chars)/tOn.Seconds(), "online-chars/s")

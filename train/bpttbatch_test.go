@@ -1,13 +1,11 @@
 package train
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/model/nspda"
 )
 
@@ -135,70 +133,5 @@ func TestBatchRefuses(t *testing.T) {
 	}
 	if err := grad(testNet(t, nspda.Third, 3, 4, 1), ex); err != nil {
 		t.Error(err)
-	}
-}
-
-// losses records each epoch's metrics.
-type losses []Metrics
-
-func (l *losses) Epoch(m Metrics, _ float64) error { *l = append(*l, m); return nil }
-func (l *losses) Checkpoint(*Checkpoint) error     { return nil }
-
-// TestRunLockStep: Settings.LockStep trains in lock-step minibatches: the
-// run is deterministic, counts the same characters as the default path,
-// its first epoch's mean loss is the default path's up to the read draws,
-// and it refuses what the batch path does not run.
-func TestRunLockStep(t *testing.T) {
-	run := func(lock bool, mod func(*Settings)) ([]float64, losses, error) {
-		net := testNet(t, nspda.Third, 2, 5, 1)
-		for i := range net.Params() {
-			net.Params()[i] *= 0.3
-		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		var exs []Example
-		for range 21 {
-			exs = append(exs, randomExample(rng, 2, 1+rng.IntN(8), false))
-		}
-		env := Env{Net: net, Train: exs, Valid: exs[:3],
-			Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
-		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 2, MaxEpochs: 3,
-			Schedule: Schedule{LR0: 0.01}, Clip: 13, Seed: 3, Batch: 4, LockStep: lock}
-		if mod != nil {
-			mod(&set)
-		}
-		var l losses
-		_, err := Run(context.Background(), env, set, &l, nil)
-		return net.Params(), l, err
-	}
-	p1, l1, err := run(true, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p2, l2, _ := run(true, nil)
-	if d, at := relDiff(p1, p2); d != 0 {
-		t.Errorf("two lock-step runs differ at parameter %d", at)
-	}
-	p0, l0, _ := run(false, nil)
-	if d, _ := relDiff(p1, p0); d == 0 {
-		t.Error("the lock-step run did not change its read draws")
-	}
-	if len(l1) != 3 || len(l0) != 3 || len(l2) != 3 {
-		t.Fatalf("%d, %d epochs recorded, want 3", len(l1), len(l0))
-	}
-	for e := range l1 {
-		if l1[e].Chars != l0[e].Chars || math.IsNaN(l1[e].Loss) {
-			t.Errorf("epoch %d: %d chars, loss %v; default path %d chars", e+1, l1[e].Chars, l1[e].Loss, l0[e].Chars)
-		}
-	}
-	if r := l1[0].Loss / l0[0].Loss; r < 0.9 || r > 1.1 {
-		t.Errorf("first epoch's mean loss %v, default path's %v", l1[0].Loss, l0[0].Loss)
-	}
-	for name, mod := range map[string]func(*Settings){
-		"tbptt": func(s *Settings) { s.Estimator = &TBPTT{Window: 2} },
-		"noise": func(s *Settings) { s.Noise = Noise{Percent: 10} },
-	} {
-		if _, _, err := run(true, mod); err == nil {
-			t.Errorf("%s accepted", name)
-		}
 	}
 }

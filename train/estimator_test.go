@@ -8,6 +8,7 @@ import (
 
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 // testNet returns a random NSPDA whose actions mix pushes, pops and no-ops.
@@ -17,10 +18,7 @@ func testNet(t testing.TB, order nspda.Order, L, J int, seed uint64) *nspda.Net 
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 3))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, seed, 3)
 	for i := range m.Wa {
 		m.Wa[i] *= 0.3
 	}
@@ -39,6 +37,16 @@ func randomExample(rng *rand.Rand, L, n int, hints bool) Example {
 		}
 	}
 	return ex
+}
+
+// randomExamples is n random unhinted strings over L symbols, each of 1 to
+// maxLen symbols.
+func randomExamples(rng *rand.Rand, L, n, maxLen int) []Example {
+	exs := make([]Example, n)
+	for i := range exs {
+		exs[i] = randomExample(rng, L, 1+rng.IntN(maxLen), false)
+	}
+	return exs
 }
 
 // gradOf runs one estimator with a fresh read stream seeded by seed.

@@ -43,6 +43,15 @@ func fullObjective(L, S int, seed uint64) *Objective {
 	}
 }
 
+// objCase is a random third-order NSPDA over two symbols with J state
+// neurons (testNet's with seed), an objExample of n symbols drawn from
+// PCG(seed, stream), and the full objective for them.
+func objCase(t *testing.T, J int, seed, stream uint64, n int) (*nspda.Net, Example, *Objective) {
+	net := testNet(t, nspda.Third, 2, J, seed)
+	ex := objExample(rand.New(rand.NewPCG(seed, stream)), 2, n)
+	return net, ex, fullObjective(2, net.StateSize(), seed)
+}
+
 // TestObjectiveGradientFD checks BPTT's gradient of every loss term that
 // does not need an NSPDA (per-step output targets, the next-symbol-set and
 // language-model heads) against central finite differences of the loss, on
@@ -121,10 +130,7 @@ func TestObjectiveRTRLEqualsBPTT(t *testing.T) {
 // TestObjectiveTBPTTLongWindow: a window longer than the string gives
 // BPTT's gradient with every loss term, through the windowed sweeps too.
 func TestObjectiveTBPTTLongWindow(t *testing.T) {
-	net := testNet(t, nspda.Third, 2, 4, 3)
-	rng := rand.New(rand.NewPCG(3, 3))
-	ex := objExample(rng, 2, 9)
-	obj := fullObjective(2, net.StateSize(), 3)
+	net, ex, obj := objCase(t, 4, 3, 3, 9)
 	gb, _ := gradObj(&BPTT{}, net, obj, ex, 2, 1)
 	gt, _ := gradObj(&TBPTT{Window: 50}, net, obj, ex, 2, 1)
 	if d, at := relDiff(gt, gb); d > 1e-12 {
@@ -136,10 +142,7 @@ func TestObjectiveTBPTTLongWindow(t *testing.T) {
 // estimates approaches the exact gradient (error of the mean falls with
 // more draws, and lies within a few standard errors).
 func TestUOROUnbiasedObjective(t *testing.T) {
-	net := testNet(t, nspda.Third, 2, 3, 21)
-	rng := rand.New(rand.NewPCG(21, 1))
-	ex := objExample(rng, 2, 5)
-	obj := fullObjective(2, net.StateSize(), 21)
+	net, ex, obj := objCase(t, 3, 21, 1, 5)
 	exact, _ := gradObj(&BPTT{}, net, obj, ex, 2, 7)
 	P := len(exact)
 	u := &UORO{Rng: rand.New(rand.NewPCG(99, 1))}

@@ -2,13 +2,11 @@ package train
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/model/nspda"
 )
 
@@ -140,53 +138,5 @@ func TestSoftStackAlternate(t *testing.T) {
 	gd, _ := gradOf(&BPTT{}, nspda.NewNet(net.Model), ex, 1, 1)
 	if d, at := relDiff(gs, gd); d != 0 {
 		t.Errorf("after a digital start, parameter %d's gradient differs from the digital net's by %g", at, d)
-	}
-}
-
-// metricsLog records every epoch's metrics.
-type metricsLog []Metrics
-
-func (l *metricsLog) Epoch(m Metrics, _ float64) error { *l = append(*l, m); return nil }
-func (l *metricsLog) Checkpoint(*Checkpoint) error     { return nil }
-
-// TestEvalWorkers: classifying the per-epoch sets on several goroutines
-// gives the metrics and weights of one goroutine exactly (run with -race
-// to see that the NSPDA's runners share nothing).
-func TestEvalWorkers(t *testing.T) {
-	run := func(workers int) (metricsLog, []float64) {
-		net := testNet(t, nspda.Third, 2, 4, 5)
-		rng := rand.New(rand.NewPCG(5, 2))
-		var exs []Example
-		for range 40 {
-			exs = append(exs, randomExample(rng, 2, 1+rng.IntN(9), false))
-		}
-		env := Env{Net: net, Train: exs, Valid: exs[:7], Select: exs[3:20],
-			Classifier:  func() evaluate.Classifier { return net.Model.NewRunner() },
-			Init:        func(int) error { return nil },
-			EvalWorkers: workers}
-		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 4,
-			Schedule: Schedule{LR0: 0.05}, Clip: 13, Seed: 3, Patience: 2, Restarts: 1}
-		var l metricsLog
-		if _, err := Run(context.Background(), env, set, &l, nil); err != nil {
-			t.Fatal(err)
-		}
-		return l, append([]float64(nil), net.Params()...)
-	}
-	m1, p1 := run(1)
-	for _, w := range []int{2, 3, 64} {
-		mw, pw := run(w)
-		a, _ := json.Marshal(mw)
-		b, _ := json.Marshal(m1)
-		if string(a) != string(b) {
-			t.Fatalf("%d workers: metrics %s, one worker %s", w, a, b)
-		}
-		for i := range p1 {
-			if pw[i] != p1[i] {
-				t.Fatalf("%d workers: parameter %d differs", w, i)
-			}
-		}
-	}
-	if len(m1) == 0 || m1[0].SelectAcc == nil {
-		t.Fatal("no epoch, or no selection: the test checks nothing")
 	}
 }

@@ -8,21 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-)
 
-// entries lists the names in dir.
-func entries(t *testing.T, dir string) []string {
-	t.Helper()
-	es, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, e := range es {
-		names = append(names, e.Name())
-	}
-	return names
-}
+	"github.com/nspda/nspda/internal/testutil"
+)
 
 // TestWriteFile: a successful write creates and then replaces the file with
 // mode 0644 and leaves no temporary file behind.
@@ -40,7 +28,7 @@ func TestWriteFile(t *testing.T) {
 		if string(got) != content {
 			t.Errorf("file holds %q, want %q", got, content)
 		}
-		if names := entries(t, dir); len(names) != 1 || names[0] != "model.json" {
+		if names := testutil.DirNames(t, dir); len(names) != 1 || names[0] != "model.json" {
 			t.Errorf("directory holds %q, want only model.json", names)
 		}
 	}
@@ -74,7 +62,7 @@ func TestWriteFails(t *testing.T) {
 	if got, _ := os.ReadFile(path); string(got) != "old" {
 		t.Errorf("after a failed write the file holds %q, want %q", got, "old")
 	}
-	if names := entries(t, dir); len(names) != 1 || names[0] != "checkpoint.json" {
+	if names := testutil.DirNames(t, dir); len(names) != 1 || names[0] != "checkpoint.json" {
 		t.Errorf("directory holds %q, want only checkpoint.json", names)
 	}
 }

@@ -78,9 +78,8 @@ func Load(alphabet []rune, config json.RawMessage, params []float64) (*Model, er
 	if err != nil {
 		return nil, err
 	}
-	if err := nn.CheckFinite(params); err != nil {
+	if err := nn.CopyParams(m.params, params); err != nil {
 		return nil, fmt.Errorf("nnpda: %v", err)
 	}
-	copy(m.params, params)
 	return m, nil
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/nspda/nspda/internal/atomicfile"
 	"io"
 	"math"
 	"unicode/utf8"
 
+	"github.com/nspda/nspda/internal/atomicfile"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 )

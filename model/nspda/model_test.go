@@ -2,16 +2,18 @@ package nspda
 
 import (
 	"bytes"
+	"iter"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/internal/testutil"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 func randomModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
@@ -21,11 +23,21 @@ func randomModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(seed, 0))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, seed, 0)
 	return m
+}
+
+// orderSeeds yields both orders, each with every seed from first to last.
+func orderSeeds(first, last uint64) iter.Seq2[Order, uint64] {
+	return func(yield func(Order, uint64) bool) {
+		for _, order := range []Order{Second, Third} {
+			for seed := first; seed <= last; seed++ {
+				if !yield(order, seed) {
+					return
+				}
+			}
+		}
+	}
 }
 
 func TestShapeSizes(t *testing.T) {
@@ -98,30 +110,28 @@ func TestParamIndexing(t *testing.T) {
 // TestRunnerMatchesDense compares the runner's sparse step with a direct
 // transcription of eq. (1)-(2) over all indices.
 func TestRunnerMatchesDense(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(0); seed < 20; seed++ {
-			m := randomModel(t, order, 3, 5, 3, seed)
-			run := m.NewRunner()
-			rng := rand.New(rand.NewPCG(seed, 1))
-			z := make([]float64, m.J)
-			z[0] = 1
-			r := make([]float64, m.R())
-			run.Stack.Read(r, run.Reads)
-			for step := 0; step < 30; step++ {
-				l := rng.IntN(m.L + 1)
-				zn, act := denseStep(m, z, r, l)
-				op := run.Step(l)
-				if want := DecodeAction(act); op != want {
-					t.Fatalf("order %d seed %d step %d: op %v, dense %v", order, seed, step, op, want)
-				}
-				for i := range zn {
-					if zn[i] != run.z[i] {
-						t.Fatalf("order %d seed %d step %d: z = %v, dense %v", order, seed, step, run.z, zn)
-					}
-				}
-				z = zn
-				copy(r, run.r)
+	for order, seed := range orderSeeds(0, 19) {
+		m := randomModel(t, order, 3, 5, 3, seed)
+		run := m.NewRunner()
+		rng := rand.New(rand.NewPCG(seed, 1))
+		z := make([]float64, m.J)
+		z[0] = 1
+		r := make([]float64, m.R())
+		run.Stack.Read(r, run.Reads)
+		for step := 0; step < 30; step++ {
+			l := rng.IntN(m.L + 1)
+			zn, act := denseStep(m, z, r, l)
+			op := run.Step(l)
+			if want := DecodeAction(act); op != want {
+				t.Fatalf("order %d seed %d step %d: op %v, dense %v", order, seed, step, op, want)
 			}
+			for i := range zn {
+				if zn[i] != run.z[i] {
+					t.Fatalf("order %d seed %d step %d: z = %v, dense %v", order, seed, step, run.z, zn)
+				}
+			}
+			z = zn
+			copy(r, run.r)
 		}
 	}
 }
@@ -276,14 +286,12 @@ func TestDecodeChecksBeforeAllocating(t *testing.T) {
 	if n := (Shape{Order: Second, L: 2, J: 3000, A: 2}).NumParams(); n < 50_000_000 {
 		t.Fatalf("shape has only %d parameters; the test needs a large one", n)
 	}
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	_, err := Decode(strings.NewReader(data))
-	runtime.ReadMemStats(&after)
+	var err error
+	got := testutil.Allocated(func() { _, err = Decode(strings.NewReader(data)) })
 	if err == nil || !strings.Contains(err.Error(), "Ws has 54 values") {
 		t.Errorf("error %v, want it to name Ws", err)
 	}
-	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+	if got > 1<<20 {
 		t.Errorf("Decode allocated %d bytes before refusing the file", got)
 	}
 }
@@ -341,10 +349,7 @@ func TestSetConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range m.Params {
-		m.Params[i] = rng.NormFloat64()
-	}
+	nntest.FillNormal(m.Params, 3, 4)
 	syms := []int{0, 0, 1, 0, 1, 1, 0, 1, 1, 1}
 	a, b := m.NewRunner(), m.NewRunner()
 	for cut := range syms {

@@ -40,21 +40,19 @@ func busyModel(t testing.TB, order Order, L, J, A int, seed uint64) *Model {
 // TestNetMatchesRunner: in evaluation mode the training pass classifies
 // exactly as the fast runner does, with and without refinement.
 func TestNetMatchesRunner(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(0); seed < 30; seed++ {
-			m := busyModel(t, order, 3, 5, 3, seed)
-			rng := rand.New(rand.NewPCG(seed, 9))
-			for _, refine := range []int{1, 3} {
-				m.EvalRefine = refine
-				run := m.NewRunner()
-				cls := nn.NewClassifier(NewNet(m), refine)
-				for i := 0; i < 20; i++ {
-					syms := randomSyms(rng, 3, rng.IntN(30))
-					a1, y1 := run.Classify(syms)
-					a2, y2 := cls.Classify(syms)
-					if a1 != a2 || y1 != y2 {
-						t.Fatalf("order %d seed %d refine %d: runner (%v, %v), net (%v, %v)", order, seed, refine, a1, y1, a2, y2)
-					}
+	for order, seed := range orderSeeds(0, 29) {
+		m := busyModel(t, order, 3, 5, 3, seed)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		for _, refine := range []int{1, 3} {
+			m.EvalRefine = refine
+			run := m.NewRunner()
+			cls := nn.NewClassifier(NewNet(m), refine)
+			for i := 0; i < 20; i++ {
+				syms := randomSyms(rng, 3, rng.IntN(30))
+				a1, y1 := run.Classify(syms)
+				a2, y2 := cls.Classify(syms)
+				if a1 != a2 || y1 != y2 {
+					t.Fatalf("order %d seed %d refine %d: runner (%v, %v), net (%v, %v)", order, seed, refine, a1, y1, a2, y2)
 				}
 			}
 		}
@@ -62,13 +60,11 @@ func TestNetMatchesRunner(t *testing.T) {
 }
 
 func TestNetAdjoint(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(1); seed < 10; seed++ {
-			m := busyModel(t, order, 3, 4, 3, seed)
-			rng := rand.New(rand.NewPCG(seed, 1))
-			for _, refine := range []int{1, 4} {
-				nntest.CheckAdjoint(t, NewNet(m), nntest.Case{Syms: randomSyms(rng, 3, 12), Label: 1, Refine: refine, Seed: seed}, 1e-10)
-			}
+	for order, seed := range orderSeeds(1, 9) {
+		m := busyModel(t, order, 3, 4, 3, seed)
+		rng := rand.New(rand.NewPCG(seed, 1))
+		for _, refine := range []int{1, 4} {
+			nntest.CheckAdjoint(t, NewNet(m), nntest.Case{Syms: randomSyms(rng, 3, 12), Label: 1, Refine: refine, Seed: seed}, 1e-10)
 		}
 	}
 }
@@ -284,43 +280,41 @@ func TestNetGradient(t *testing.T) {
 // relaxed loss has g = 0: the pending read does not depend on f̂(v*)). It
 // returns how many iterations moved the stack and how many left it.
 func checkNetGradient(t *testing.T, noReadGrad bool) (moves, noops int) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(1); seed <= 6; seed++ {
-			for _, refine := range []int{1, 3} {
-				t.Run(fmt.Sprintf("order%d/seed%d/K%d", order, seed, refine), func(t *testing.T) {
-					m := busyModel(t, order, 2, 4, 2, seed)
-					n := NewNet(m)
-					n.NoReadGrad = noReadGrad
-					rng := rand.New(rand.NewPCG(seed, 2))
-					c := nntest.Case{Syms: randomSyms(rng, 2, 10), Label: float64(seed % 2), Refine: refine, Seed: seed}
-					s0, steps := referencePass(t, n, c)
-					ops := map[bool]int{}
-					for i, st := range steps {
-						if st.moved {
-							ops[st.noop]++
-						}
-						if noReadGrad {
-							steps[i].g = make([]float64, len(st.g))
-						}
+	for order, seed := range orderSeeds(1, 6) {
+		for _, refine := range []int{1, 3} {
+			t.Run(fmt.Sprintf("order%d/seed%d/K%d", order, seed, refine), func(t *testing.T) {
+				m := busyModel(t, order, 2, 4, 2, seed)
+				n := NewNet(m)
+				n.NoReadGrad = noReadGrad
+				rng := rand.New(rand.NewPCG(seed, 2))
+				c := nntest.Case{Syms: randomSyms(rng, 2, 10), Label: float64(seed % 2), Refine: refine, Seed: seed}
+				s0, steps := referencePass(t, n, c)
+				ops := map[bool]int{}
+				for i, st := range steps {
+					if st.moved {
+						ops[st.noop]++
 					}
-					moves += ops[false]
-					noops += ops[true]
-					got := make([]float64, len(m.Params))
-					nntest.Gradient(n, c, got)
-					p := m.Params
-					orig := append([]float64(nil), p...)
-					want := fd.Gradient(nil, func(x []float64) float64 {
-						copy(p, x)
-						return relaxedLoss(n, steps, s0, c.Label)
-					}, orig, &fd.Settings{Formula: fd.Central, Step: 1e-6})
-					copy(p, orig)
-					for i := range got {
-						if math.Abs(got[i]-want[i]) > 1e-6*math.Max(1, math.Abs(want[i])) {
-							t.Fatalf("parameter %d: BPTT %.10g, finite differences %.10g (ops: %v)", i, got[i], want[i], ops)
-						}
+					if noReadGrad {
+						steps[i].g = make([]float64, len(st.g))
 					}
-				})
-			}
+				}
+				moves += ops[false]
+				noops += ops[true]
+				got := make([]float64, len(m.Params))
+				nntest.Gradient(n, c, got)
+				p := m.Params
+				orig := append([]float64(nil), p...)
+				want := fd.Gradient(nil, func(x []float64) float64 {
+					copy(p, x)
+					return relaxedLoss(n, steps, s0, c.Label)
+				}, orig, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+				copy(p, orig)
+				for i := range got {
+					if math.Abs(got[i]-want[i]) > 1e-6*math.Max(1, math.Abs(want[i])) {
+						t.Fatalf("parameter %d: BPTT %.10g, finite differences %.10g (ops: %v)", i, got[i], want[i], ops)
+					}
+				}
+			})
 		}
 	}
 	return moves, noops
@@ -352,6 +346,74 @@ func TestNetAllocatesNothing(t *testing.T) {
 		n := NewNet(busyModel(t, order, 3, 5, 3, 4))
 		if allocs := stringAllocs(n); allocs != 0 {
 			t.Errorf("order %d: %v allocations per string", order, allocs)
+		}
+	}
+}
+
+// TestActionLossGradient checks ActionLoss's gradient against central
+// finite differences of its value, with respect to every parameter and to
+// the state and read before the iteration, for each target operation, both
+// orders. The stack's discrete decisions do not enter the loss, so the
+// finite differences of the recomputed iteration are exact references.
+func TestActionLossGradient(t *testing.T) {
+	for order, seed := range orderSeeds(1, 4) {
+		for _, op := range []grammar.Op{grammar.Noop, grammar.Push, grammar.Pop} {
+			t.Run(fmt.Sprintf("order%d/seed%d/%v", order, seed, op), func(t *testing.T) {
+				m := busyModel(t, order, 2, 4, 2, seed)
+				n := NewNet(m)
+				rng := rand.New(rand.NewPCG(seed, 9))
+				S := n.StateSize()
+				s0, s2 := make([]float64, S), make([]float64, S)
+				n.Start(s0, nil)
+				for j := 1; j < n.J; j++ { // a busier state than the start's
+					s0[j] = float64(rng.IntN(2))
+				}
+				for k := n.J; k < S; k++ {
+					s0[k] = rng.Float64()
+				}
+				l := rng.IntN(2)
+				loss := func(params, s []float64) float64 {
+					copy(m.Params, params)
+					n.stack.Reset()
+					rec := n.NewRecord()
+					n.Step(rec, s, s2, l, true, true)
+					return n.ActionLoss(rec, int(op), 1.7, nil, nil)
+				}
+				p0 := append([]float64(nil), m.Params...)
+				rec := n.NewRecord()
+				n.stack.Reset()
+				n.Step(rec, s0, s2, l, true, true)
+				gotP, gotS := make([]float64, len(p0)), make([]float64, S)
+				n.ActionLoss(rec, int(op), 1.7, gotS, gotP)
+				wantP := fd.Gradient(nil, func(x []float64) float64 { return loss(x, s0) }, p0, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+				wantS := fd.Gradient(nil, func(x []float64) float64 { return loss(p0, x) }, s0, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+				copy(m.Params, p0)
+				check := func(what string, got, want []float64, upto int) {
+					nonzero := false
+					for i := 0; i < upto; i++ {
+						if math.Abs(got[i]-want[i]) > 1e-6*math.Max(1, math.Abs(want[i])) {
+							t.Fatalf("%s %d: %.10g, finite differences %.10g", what, i, got[i], want[i])
+						}
+						nonzero = nonzero || got[i] != 0
+					}
+					if !nonzero {
+						t.Fatalf("%s: zero gradient, the test checks nothing", what)
+					}
+				}
+				check("parameter", gotP, wantP, len(p0))
+				// The pending read (s[J+R:]) does not enter the action.
+				check("state", gotS, wantS, n.J+n.R())
+			})
+		}
+	}
+}
+
+// TestActionLossTargetsDecode: at the loss's minimum for each operation,
+// DecodeAction gives that operation.
+func TestActionLossTargetsDecode(t *testing.T) {
+	for op, v := range map[grammar.Op]float64{grammar.Push: 30, grammar.Pop: -30, grammar.Noop: 0} {
+		if got := DecodeAction([]float64{v, v}); got != op {
+			t.Errorf("all action neurons at %v decode to %v, want %v", v, got, op)
 		}
 	}
 }

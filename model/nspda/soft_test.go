@@ -134,40 +134,38 @@ func softRelaxedLoss(n *Net, refs []*record, c nntest.Case) float64 {
 // softRelaxedLoss for every parameter: both orders, refinement and two
 // sharpnesses; and that the forward pass is that definition.
 func TestSoftStackGradient(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(1); seed <= 4; seed++ {
-			for _, refine := range []int{1, 3} {
-				for _, beta := range []float64{1, 3} {
-					t.Run(fmt.Sprintf("order%d/seed%d/K%d/beta%g", order, seed, refine, beta), func(t *testing.T) {
-						n := softNet(t, order, 2, 4, 2, seed, 8, beta)
-						rng := rand.New(rand.NewPCG(seed, 2))
-						c := nntest.Case{Syms: randomSyms(rng, 2, 8), Label: float64(seed % 2), Refine: refine, Seed: seed}
-						refs, loss := softForward(n, c)
-						if ref := softRelaxedLoss(n, refs, c); math.Abs(ref-loss) > 1e-12*math.Max(1, loss) {
-							t.Fatalf("forward loss %.15g, the definition's %.15g", loss, ref)
+	for order, seed := range orderSeeds(1, 4) {
+		for _, refine := range []int{1, 3} {
+			for _, beta := range []float64{1, 3} {
+				t.Run(fmt.Sprintf("order%d/seed%d/K%d/beta%g", order, seed, refine, beta), func(t *testing.T) {
+					n := softNet(t, order, 2, 4, 2, seed, 8, beta)
+					rng := rand.New(rand.NewPCG(seed, 2))
+					c := nntest.Case{Syms: randomSyms(rng, 2, 8), Label: float64(seed % 2), Refine: refine, Seed: seed}
+					refs, loss := softForward(n, c)
+					if ref := softRelaxedLoss(n, refs, c); math.Abs(ref-loss) > 1e-12*math.Max(1, loss) {
+						t.Fatalf("forward loss %.15g, the definition's %.15g", loss, ref)
+					}
+					got := make([]float64, len(n.Params()))
+					nntest.Gradient(n, c, got)
+					p := n.Params()
+					orig := append([]float64(nil), p...)
+					want := fd.Gradient(nil, func(x []float64) float64 {
+						copy(p, x)
+						return softRelaxedLoss(n, refs, c)
+					}, orig, &fd.Settings{Formula: fd.Central, Step: 1e-6})
+					copy(p, orig)
+					nonzeroWa := false
+					for i := range got {
+						if math.Abs(got[i]-want[i]) > 1e-6*math.Max(1, math.Abs(want[i])) {
+							t.Fatalf("parameter %d: BPTT %.10g, finite differences %.10g", i, got[i], want[i])
 						}
-						got := make([]float64, len(n.Params()))
-						nntest.Gradient(n, c, got)
-						p := n.Params()
-						orig := append([]float64(nil), p...)
-						want := fd.Gradient(nil, func(x []float64) float64 {
-							copy(p, x)
-							return softRelaxedLoss(n, refs, c)
-						}, orig, &fd.Settings{Formula: fd.Central, Step: 1e-6})
-						copy(p, orig)
-						nonzeroWa := false
-						for i := range got {
-							if math.Abs(got[i]-want[i]) > 1e-6*math.Max(1, math.Abs(want[i])) {
-								t.Fatalf("parameter %d: BPTT %.10g, finite differences %.10g", i, got[i], want[i])
-							}
-							off := len(n.Ws) + len(n.Bs)
-							nonzeroWa = nonzeroWa || (i >= off && i < off+len(n.Wa) && got[i] != 0)
-						}
-						if !nonzeroWa {
-							t.Fatal("no gradient reached the action weights")
-						}
-					})
-				}
+						off := len(n.Ws) + len(n.Bs)
+						nonzeroWa = nonzeroWa || (i >= off && i < off+len(n.Wa) && got[i] != 0)
+					}
+					if !nonzeroWa {
+						t.Fatal("no gradient reached the action weights")
+					}
+				})
 			}
 		}
 	}
@@ -176,15 +174,13 @@ func TestSoftStackGradient(t *testing.T) {
 // TestSoftStackAdjoint: with SoftStack (and with it plus NoReadGrad),
 // StepJVP and StepVJP are each other's transposes.
 func TestSoftStackAdjoint(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(1); seed < 6; seed++ {
-			for _, noRead := range []bool{false, true} {
-				n := softNet(t, order, 3, 4, 3, seed, 6, 2)
-				n.NoReadGrad = noRead
-				rng := rand.New(rand.NewPCG(seed, 1))
-				for _, refine := range []int{1, 3} {
-					nntest.CheckAdjoint(t, n, nntest.Case{Syms: randomSyms(rng, 3, 10), Label: 1, Refine: refine, Seed: seed}, 1e-10)
-				}
+	for order, seed := range orderSeeds(1, 5) {
+		for _, noRead := range []bool{false, true} {
+			n := softNet(t, order, 3, 4, 3, seed, 6, 2)
+			n.NoReadGrad = noRead
+			rng := rand.New(rand.NewPCG(seed, 1))
+			for _, refine := range []int{1, 3} {
+				nntest.CheckAdjoint(t, n, nntest.Case{Syms: randomSyms(rng, 3, 10), Label: 1, Refine: refine, Seed: seed}, 1e-10)
 			}
 		}
 	}
@@ -194,19 +190,17 @@ func TestSoftStackAdjoint(t *testing.T) {
 // with a nil rng) runs the digital stack: it classifies exactly as the
 // Runner does, whatever the sharpness.
 func TestSoftStackEvaluatesDigitally(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(0); seed < 10; seed++ {
-			n := softNet(t, order, 3, 5, 3, seed, 4, 0.5)
-			run := n.NewRunner()
-			cls := nn.NewClassifier(n, 1)
-			rng := rand.New(rand.NewPCG(seed, 9))
-			for i := 0; i < 20; i++ {
-				syms := randomSyms(rng, 3, rng.IntN(30)) // longer than reserved: Classify reserves
-				a1, y1 := run.Classify(syms)
-				a2, y2 := cls.Classify(syms)
-				if a1 != a2 || y1 != y2 {
-					t.Fatalf("order %d seed %d: runner (%v, %v), soft net in evaluation mode (%v, %v)", order, seed, a1, y1, a2, y2)
-				}
+	for order, seed := range orderSeeds(0, 9) {
+		n := softNet(t, order, 3, 5, 3, seed, 4, 0.5)
+		run := n.NewRunner()
+		cls := nn.NewClassifier(n, 1)
+		rng := rand.New(rand.NewPCG(seed, 9))
+		for i := 0; i < 20; i++ {
+			syms := randomSyms(rng, 3, rng.IntN(30)) // longer than reserved: Classify reserves
+			a1, y1 := run.Classify(syms)
+			a2, y2 := cls.Classify(syms)
+			if a1 != a2 || y1 != y2 {
+				t.Fatalf("order %d seed %d: runner (%v, %v), soft net in evaluation mode (%v, %v)", order, seed, a1, y1, a2, y2)
 			}
 		}
 	}
@@ -231,17 +225,15 @@ func TestSoftStackSharpLimit(t *testing.T) {
 		}
 	}
 	agree, total := 0, 0
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(1); seed <= 10; seed++ {
-			soft := softNet(t, order, 3, 5, 3, seed, 30, 1e4)
-			digital := NewNet(soft.Model)
-			srng := rand.New(rand.NewPCG(seed, 4))
-			for i := 0; i < 10; i++ {
-				c := nntest.Case{Syms: randomSyms(srng, 3, 1+srng.IntN(25)), Label: 1, Refine: 2, Seed: seed*100 + uint64(i)}
-				total++
-				if a, b := nntest.Loss(soft, c), nntest.Loss(digital, c); math.Abs(a-b) < 1e-9*math.Max(1, b) {
-					agree++
-				}
+	for order, seed := range orderSeeds(1, 10) {
+		soft := softNet(t, order, 3, 5, 3, seed, 30, 1e4)
+		digital := NewNet(soft.Model)
+		srng := rand.New(rand.NewPCG(seed, 4))
+		for i := 0; i < 10; i++ {
+			c := nntest.Case{Syms: randomSyms(srng, 3, 1+srng.IntN(25)), Label: 1, Refine: 2, Seed: seed*100 + uint64(i)}
+			total++
+			if a, b := nntest.Loss(soft, c), nntest.Loss(digital, c); math.Abs(a-b) < 1e-9*math.Max(1, b) {
+				agree++
 			}
 		}
 	}
@@ -325,33 +317,31 @@ func TestSoftStackReserve(t *testing.T) {
 // same read draws), its cells staying 0; SetSoft(true) returns to the
 // superposition stack.
 func TestSetSoftFalseTrainsDigitally(t *testing.T) {
-	for _, order := range []Order{Second, Third} {
-		for seed := uint64(1); seed <= 4; seed++ {
-			soft := softNet(t, order, 3, 5, 3, seed, 12, 2)
-			plain := NewNet(soft.Model)
-			rng := rand.New(rand.NewPCG(seed, 5))
-			c := nntest.Case{Syms: randomSyms(rng, 3, 12), Label: float64(seed % 2), Refine: 2, Seed: seed}
-			soft.SetSoft(false)
-			g1, g2 := make([]float64, len(soft.Params())), make([]float64, len(soft.Params()))
-			l1, l2 := nntest.Gradient(soft, c, g1), nntest.Gradient(plain, c, g2)
-			if l1 != l2 {
-				t.Fatalf("order %d seed %d: loss %v on the digital stack of a soft net, %v without SoftStack", order, seed, l1, l2)
+	for order, seed := range orderSeeds(1, 4) {
+		soft := softNet(t, order, 3, 5, 3, seed, 12, 2)
+		plain := NewNet(soft.Model)
+		rng := rand.New(rand.NewPCG(seed, 5))
+		c := nntest.Case{Syms: randomSyms(rng, 3, 12), Label: float64(seed % 2), Refine: 2, Seed: seed}
+		soft.SetSoft(false)
+		g1, g2 := make([]float64, len(soft.Params())), make([]float64, len(soft.Params()))
+		l1, l2 := nntest.Gradient(soft, c, g1), nntest.Gradient(plain, c, g2)
+		if l1 != l2 {
+			t.Fatalf("order %d seed %d: loss %v on the digital stack of a soft net, %v without SoftStack", order, seed, l1, l2)
+		}
+		for i := range g1 {
+			if g1[i] != g2[i] {
+				t.Fatalf("order %d seed %d: parameter %d: gradient %v, without SoftStack %v", order, seed, i, g1[i], g2[i])
 			}
-			for i := range g1 {
-				if g1[i] != g2[i] {
-					t.Fatalf("order %d seed %d: parameter %d: gradient %v, without SoftStack %v", order, seed, i, g1[i], g2[i])
-				}
+		}
+		recs, _ := softForward(soft, c)
+		for _, r := range recs {
+			if r.soft.on {
+				t.Fatalf("order %d seed %d: an iteration moved the superposition stack after SetSoft(false)", order, seed)
 			}
-			recs, _ := softForward(soft, c)
-			for _, r := range recs {
-				if r.soft.on {
-					t.Fatalf("order %d seed %d: an iteration moved the superposition stack after SetSoft(false)", order, seed)
-				}
-			}
-			soft.SetSoft(true)
-			if recs, _ := softForward(soft, c); !recs[0].soft.on {
-				t.Fatalf("order %d seed %d: SetSoft(true) did not return to the superposition stack", order, seed)
-			}
+		}
+		soft.SetSoft(true)
+		if recs, _ := softForward(soft, c); !recs[0].soft.on {
+			t.Fatalf("order %d seed %d: SetSoft(true) did not return to the superposition stack", order, seed)
 		}
 	}
 }

@@ -82,9 +82,8 @@ func Load(mem Memory, alphabet []rune, config json.RawMessage, params []float64)
 	if err != nil {
 		return nil, err
 	}
-	if err := nn.CheckFinite(params); err != nil {
+	if err := nn.CopyParams(m.params, params); err != nil {
 		return nil, fmt.Errorf("stackrnn: %v", err)
 	}
-	copy(m.params, params)
 	return m, nil
 }

@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -25,6 +26,12 @@ type rates []float64
 func (r *rates) Epoch(m Metrics, _ float64) error { *r = append(*r, m.LR); return nil }
 func (r *rates) Checkpoint(*Checkpoint) error     { return nil }
 
+// metricsLog records every epoch's metrics.
+type metricsLog []Metrics
+
+func (l *metricsLog) Epoch(m Metrics, _ float64) error { *l = append(*l, m); return nil }
+func (l *metricsLog) Checkpoint(*Checkpoint) error     { return nil }
+
 // smallEnv trains net on six random strings of length 5 over two symbols,
 // the first two also the validation set, classified by the net's Runner.
 func smallEnv(net *nspda.Net) Env {
@@ -33,7 +40,13 @@ func smallEnv(net *nspda.Net) Env {
 	for range 6 {
 		exs = append(exs, randomExample(rng, 2, 5, false))
 	}
-	return Env{Net: net, Train: exs, Valid: exs[:2],
+	return runnerEnv(net, exs, exs[:2])
+}
+
+// runnerEnv trains net on train and validates it on valid, classified by
+// the net's Runner.
+func runnerEnv(net *nspda.Net, train, valid []Example) Env {
+	return Env{Net: net, Train: train, Valid: valid,
 		Classifier: func() evaluate.Classifier { return net.Model.NewRunner() }}
 }
 
@@ -119,5 +132,95 @@ func TestProbes(t *testing.T) {
 		if got := set.startPatience(r); got != w {
 			t.Errorf("with Luby, start %d: patience %d, want %d", r, got, w)
 		}
+	}
+}
+
+// TestRunLockStep: Settings.LockStep trains in lock-step minibatches: the
+// run is deterministic, counts the same characters as the default path,
+// its first epoch's mean loss is the default path's up to the read draws,
+// and it refuses what the batch path does not run.
+func TestRunLockStep(t *testing.T) {
+	run := func(lock bool, mod func(*Settings)) ([]float64, metricsLog, error) {
+		net := testNet(t, nspda.Third, 2, 5, 1)
+		for i := range net.Params() {
+			net.Params()[i] *= 0.3
+		}
+		exs := randomExamples(rand.New(rand.NewPCG(1, 2)), 2, 21, 8)
+		env := runnerEnv(net, exs, exs[:3])
+		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 2, MaxEpochs: 3,
+			Schedule: Schedule{LR0: 0.01}, Clip: 13, Seed: 3, Batch: 4, LockStep: lock}
+		if mod != nil {
+			mod(&set)
+		}
+		var l metricsLog
+		_, err := Run(context.Background(), env, set, &l, nil)
+		return net.Params(), l, err
+	}
+	p1, l1, err := run(true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p2, l2, _ := run(true, nil)
+	if d, at := relDiff(p1, p2); d != 0 {
+		t.Errorf("two lock-step runs differ at parameter %d", at)
+	}
+	p0, l0, _ := run(false, nil)
+	if d, _ := relDiff(p1, p0); d == 0 {
+		t.Error("the lock-step run did not change its read draws")
+	}
+	if len(l1) != 3 || len(l0) != 3 || len(l2) != 3 {
+		t.Fatalf("%d, %d epochs recorded, want 3", len(l1), len(l0))
+	}
+	for e := range l1 {
+		if l1[e].Chars != l0[e].Chars || math.IsNaN(l1[e].Loss) {
+			t.Errorf("epoch %d: %d chars, loss %v; default path %d chars", e+1, l1[e].Chars, l1[e].Loss, l0[e].Chars)
+		}
+	}
+	if r := l1[0].Loss / l0[0].Loss; r < 0.9 || r > 1.1 {
+		t.Errorf("first epoch's mean loss %v, default path's %v", l1[0].Loss, l0[0].Loss)
+	}
+	for name, mod := range map[string]func(*Settings){
+		"tbptt": func(s *Settings) { s.Estimator = &TBPTT{Window: 2} },
+		"noise": func(s *Settings) { s.Noise = Noise{Percent: 10} },
+	} {
+		if _, _, err := run(true, mod); err == nil {
+			t.Errorf("%s accepted", name)
+		}
+	}
+}
+
+// TestEvalWorkers: classifying the per-epoch sets on several goroutines
+// gives the metrics and weights of one goroutine exactly (run with -race
+// to see that the NSPDA's runners share nothing).
+func TestEvalWorkers(t *testing.T) {
+	run := func(workers int) (metricsLog, []float64) {
+		net := testNet(t, nspda.Third, 2, 4, 5)
+		exs := randomExamples(rand.New(rand.NewPCG(5, 2)), 2, 40, 9)
+		env := runnerEnv(net, exs, exs[:7])
+		env.Select, env.Init, env.EvalWorkers = exs[3:20], func(int) error { return nil }, workers
+		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 10}, Refine: 1, MaxEpochs: 4,
+			Schedule: Schedule{LR0: 0.05}, Clip: 13, Seed: 3, Patience: 2, Restarts: 1}
+		var l metricsLog
+		if _, err := Run(context.Background(), env, set, &l, nil); err != nil {
+			t.Fatal(err)
+		}
+		return l, append([]float64(nil), net.Params()...)
+	}
+	m1, p1 := run(1)
+	for _, w := range []int{2, 3, 64} {
+		mw, pw := run(w)
+		a, _ := json.Marshal(mw)
+		b, _ := json.Marshal(m1)
+		if string(a) != string(b) {
+			t.Fatalf("%d workers: metrics %s, one worker %s", w, a, b)
+		}
+		for i := range p1 {
+			if pw[i] != p1[i] {
+				t.Fatalf("%d workers: parameter %d differs", w, i)
+			}
+		}
+	}
+	if len(m1) == 0 || m1[0].SelectAcc == nil {
+		t.Fatal("no epoch, or no selection: the test checks nothing")
 	}
 }
