@@ -19,11 +19,11 @@ func (c Config) checkBounds() error {
 			return fmt.Errorf("%s must be a finite number, not %g", f.name, f.v)
 		}
 	}
-	if c.NoiseScale < 0 || c.NoiseScale > MaxNoiseScale {
-		return fmt.Errorf("noise-scale must be from 0 to %g, not %g", float64(MaxNoiseScale), c.NoiseScale)
+	if c.NoiseScale < 0 || c.NoiseScale > maxNoiseScale {
+		return fmt.Errorf("noise-scale must be from 0 to %g, not %g", float64(maxNoiseScale), c.NoiseScale)
 	}
-	if c.InitScale > MaxInitScale {
-		return fmt.Errorf("init-scale must be at most %g, not %g", float64(MaxInitScale), c.InitScale)
+	if c.InitScale > maxInitScale {
+		return fmt.Errorf("init-scale must be at most %g, not %g", float64(maxInitScale), c.InitScale)
 	}
 	if err := limits.Sizes(c.Hidden, 0); err != nil {
 		return err
@@ -49,6 +49,6 @@ func (c Config) checkBounds() error {
 // 0.2, init-scale about 1) and low enough that the weights they set stay
 // finite.
 const (
-	MaxNoiseScale = 10
-	MaxInitScale  = 1000
+	maxNoiseScale = 10
+	maxInitScale  = 1000
 )

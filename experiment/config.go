@@ -20,7 +20,7 @@ import (
 )
 
 // Config is everything that determines a training run: the model's name,
-// its own options (Options, Set: decoded and validated by the model's spec)
+// its own options (Option, Set: decoded and validated by the model's spec)
 // and the settings every run has. Two runs with equal Configs on the same
 // machine produce the same metrics, byte for byte.
 type Config struct {
@@ -122,13 +122,14 @@ type Config struct {
 	// Size is the rule that draws the NSPDA's J when Hidden is 0: "" the
 	// paper's, M + U(2,6) at third order and M + U(12,29) at second (M the
 	// PDA's states); "wide", M + U(12,29) at both orders (the default
-	// recipe's). On data files, with no M: DataHidden, or WideDataHidden.
+	// recipe's). On data files, with no M: 8, or 20 under "wide"
+	// (dataHidden, wideDataHidden).
 	// Normalize drops it at second order, where the two rules agree.
 	Size string `json:"size,omitempty"`
 }
 
-// Sizes are the rules of Config.Size.
-var Sizes = []string{"wide"}
+// sizes are the rules of Config.Size.
+var sizes = []string{"wide"}
 
 // Normalize returns c with the settings that change nothing spelled the one
 // way (the size "paper" is "", and so is a second-order "wide"), so that equal
@@ -155,8 +156,8 @@ func Defaults() Config {
 	}.WithModel("nspda") // order 3, hint 2 of strength 1: nspda.DefaultOptions
 }
 
-// Recipes are the named starting points of `nspda train --recipe`.
-var Recipes = []string{"default", "paper", "data", "action"}
+// recipes are the named starting points of `nspda train --recipe`.
+var recipes = []string{"default", "paper", "data", "action"}
 
 // Recipe returns the named settings: "paper", the paper's protocol as our
 // stored grids run it (Defaults), or "default", the combination that
@@ -192,7 +193,7 @@ func Recipe(name string) (Config, error) {
 		c.Loss, c.NextWeight, c.LMWeight = "", 0, 1
 		return c, errors.Join(c.Set("soft_stack", true), c.Set("soft_alternate", true))
 	}
-	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes, " or "))
+	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(recipes, " or "))
 }
 
 // learningRecipe returns c with the settings the default, action and data
@@ -218,7 +219,7 @@ func (c Config) Validate() error {
 	if err != nil {
 		return err
 	}
-	own, err := c.Options()
+	own, err := c.options()
 	if err != nil {
 		return err
 	}
@@ -255,8 +256,8 @@ func (c Config) Validate() error {
 	return c.validateLearning(spec)
 }
 
-// Losses are the values of Config.Loss.
-var Losses = []string{"label", "final", "viable"}
+// losses are the values of Config.Loss.
+var losses = []string{"label", "final", "viable"}
 
 // validateLearning checks the learning options.
 func (c Config) validateLearning(spec nn.Spec) error {
@@ -265,8 +266,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 	beta0, _, alternate := c.softSchedule()
 	soft := beta0 > 0
 	switch {
-	case c.Loss != "" && !slices.Contains(Losses, c.Loss):
-		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(Losses, ", "))
+	case c.Loss != "" && !slices.Contains(losses, c.Loss):
+		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
 	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight):
 		return fmt.Errorf("loss weights must be finite and at least 0")
 	case c.Optimizer != "" && !slices.Contains(train.Optimizers, c.Optimizer):
@@ -297,7 +298,7 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":
 		return fmt.Errorf("--data trains without a grammar: drop --grammar")
-	case c.Data != "" && (c.NeedsPDA() || hints > 0 || c.deadHint()):
+	case c.Data != "" && (c.needsPDA() || hints > 0 || c.deadHint()):
 		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
 	case c.Data != "" && c.Patience > 0 && c.SelectData == "":
 		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
@@ -305,17 +306,17 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")
 	case alternate && c.Restarts == 0:
 		return fmt.Errorf("soft-alternate needs restarts (it alternates the stack between starts)")
-	case c.Size != "" && !slices.Contains(Sizes, c.Size):
-		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(Sizes, " or "))
+	case c.Size != "" && !slices.Contains(sizes, c.Size):
+		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(sizes, " or "))
 	case c.Size != "" && spec.Size == nil && c.Data == "":
 		return fmt.Errorf("the size rule applies to the %s model only", sized())
 	}
 	return nil
 }
 
-// NeedsPDA reports whether the configuration's losses take targets from the
+// needsPDA reports whether the configuration's losses take targets from the
 // grammar's PDA (and so cannot train from data alone).
-func (c Config) NeedsPDA() bool {
+func (c Config) needsPDA() bool {
 	return c.Loss == "viable" || c.NextWeight > 0 || c.ActionWeight > 0
 }
 

@@ -11,14 +11,14 @@ import (
 	"github.com/nspda/nspda/grammar"
 )
 
-// DataHidden is the number of state or hidden units of a run on data files
+// dataHidden is the number of state or hidden units of a run on data files
 // when none is given: with no automaton there is no state count for the
 // paper's rule.
-const DataHidden = 8
+const dataHidden = 8
 
-// WideDataHidden is DataHidden under the "wide" size rule (Config.Size):
+// wideDataHidden is dataHidden under the "wide" size rule (Config.Size):
 // the middle of its range for a three-state automaton.
-const WideDataHidden = 20
+const wideDataHidden = 20
 
 // testSet is one labelled set a finished run is evaluated on.
 type testSet struct {

@@ -26,9 +26,9 @@ func TestDataPaths(t *testing.T) {
 		t.Errorf("with the record: %q, %v", got.Data, err)
 	}
 	for _, bad := range []string{`{"dir": 5}`, `{`, `[]`} {
-		os.WriteFile(filepath.Join(dir, DataFile), []byte(bad), 0o644)
+		os.WriteFile(filepath.Join(dir, dataFile), []byte(bad), 0o644)
 		_, err := dataPaths(cfg, dir)
-		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), DataFile) {
+		if err == nil || strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), dataFile) {
 			t.Errorf("record %s: %v", bad, err)
 		}
 	}

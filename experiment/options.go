@@ -18,10 +18,10 @@ import (
 // On disk they are keys of the configuration's one JSON object, as they
 // were when they were Config's own fields (keyLayout).
 
-// Options returns the configuration's model options, decoded by its model
+// options returns the configuration's model options, decoded by its model
 // (nil for a model that has none). An option the model does not have is an
 // error.
-func (c Config) Options() (nn.ModelOptions, error) {
+func (c Config) options() (nn.ModelOptions, error) {
 	own := model.Options(c.Model)
 	if own == nil {
 		if c.opts != "" {
@@ -66,7 +66,7 @@ func notOwned(key, modelName string) error {
 // "stacks", "no_read_grad", ...) to value, refusing a key the model does not
 // have and a value it cannot hold.
 func (c *Config) Set(key string, value any) error {
-	own, err := c.Options()
+	own, err := c.options()
 	if err != nil {
 		return err
 	}
@@ -96,7 +96,7 @@ func (c *Config) setOptions(own nn.ModelOptions) error {
 // Option returns the model option key as JSON decodes it (a float64, bool
 // or string), nil if the model does not have it or leaves it out.
 func (c Config) Option(key string) any {
-	own, err := c.Options()
+	own, err := c.options()
 	if err != nil || own == nil {
 		return nil
 	}
@@ -111,7 +111,7 @@ func (c Config) Option(key string) any {
 // of an NSPDA configuration for the NNPDA, say).
 func (c Config) WithModel(name string) Config {
 	old := map[string]json.RawMessage{}
-	if own, err := c.Options(); err == nil && own != nil {
+	if own, err := c.options(); err == nil && own != nil {
 		b, _ := json.Marshal(own)
 		_ = json.Unmarshal(b, &old)
 	} else if c.opts != "" {
@@ -172,7 +172,7 @@ func (c Config) MarshalJSON() ([]byte, error) {
 		return nil, err
 	}
 	var ownFields []field
-	own, err := c.Options()
+	own, err := c.options()
 	if err != nil {
 		return nil, err
 	}
@@ -330,7 +330,7 @@ type (
 // hints returns the configuration's hint level, strength and order (0
 // without hints).
 func (c Config) hints() (level int, h float64, order nspda.Order) {
-	if o, err := c.Options(); err == nil {
+	if o, err := c.options(); err == nil {
 		if hi, ok := o.(hinter); ok {
 			return hi.Hint()
 		}
@@ -340,7 +340,7 @@ func (c Config) hints() (level int, h float64, order nspda.Order) {
 
 // deadHint reports whether the configuration has the dead-state hint.
 func (c Config) deadHint() bool {
-	o, _ := c.Options()
+	o, _ := c.options()
 	d, ok := o.(deadHinter)
 	return ok && d.DeadStateHint()
 }
@@ -349,7 +349,7 @@ func (c Config) deadHint() bool {
 // configuration and whether starts alternate: (0, 0, false) without the
 // soft stack.
 func (c Config) softSchedule() (beta0, growth float64, alternate bool) {
-	o, _ := c.Options()
+	o, _ := c.options()
 	if s, ok := o.(softScheduler); ok {
 		return s.SoftSchedule()
 	}
@@ -359,7 +359,7 @@ func (c Config) softSchedule() (beta0, growth float64, alternate bool) {
 // TensorOrder is the configuration's tensor order (a model option of the
 // NSPDA and the NNPDA), 0 if its model has none.
 func (c Config) TensorOrder() int {
-	o, _ := c.Options()
+	o, _ := c.options()
 	if t, ok := o.(tensorOrdered); ok {
 		return t.TensorOrder()
 	}

@@ -24,14 +24,14 @@ import (
 // of the file config.json names. Runs on built-in grammars have none.
 const GrammarFile = "grammar.yaml"
 
-// DataFile records, for a run on data files (Config.Data), the directory
+// dataFile records, for a run on data files (Config.Data), the directory
 // their paths in config.json are relative to and each file's SHA-256, so
 // that a resumed run reads the same files from any working directory and
 // refuses files changed since it started (data files can be large: they
 // are checked, not copied). Runs on grammars have none.
-const DataFile = "data.json"
+const dataFile = "data.json"
 
-// dataRecord is the content of DataFile.
+// dataRecord is the content of dataFile.
 type dataRecord struct {
 	Dir    string            `json:"dir"`    // working directory when the run started
 	SHA256 map[string]string `json:"sha256"` // by path as config.json gives it
@@ -60,7 +60,7 @@ func Status(dir string) (RunStatus, error) {
 	if p := filepath.Join(dir, GrammarFile); exists(p) {
 		st.Grammar = p
 	}
-	if b, err := limits.ReadFile(filepath.Join(dir, DataFile), "data record", limits.RunFileBytes); err == nil {
+	if b, err := limits.ReadFile(filepath.Join(dir, dataFile), "data record", limits.RunFileBytes); err == nil {
 		var rec dataRecord
 		if json.Unmarshal(b, &rec) == nil {
 			st.DataDir = rec.Dir
@@ -123,7 +123,7 @@ func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, p
 // an old finished run and a new partial one, then writes the pinned spec
 // (if any) and config.json.
 func startFresh(dir string, cfg Config, pin []byte) error {
-	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, GrammarFile, DataFile} {
+	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, GrammarFile, dataFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -144,7 +144,7 @@ func startFresh(dir string, cfg Config, pin []byte) error {
 				return err
 			}
 		}
-		if err := atomicfile.WriteJSON(filepath.Join(dir, DataFile), &rec); err != nil {
+		if err := atomicfile.WriteJSON(filepath.Join(dir, dataFile), &rec); err != nil {
 			return err
 		}
 	}
@@ -166,7 +166,7 @@ func finished(dir string) (*Summary, error) {
 // process left in dir (".NAME.tmp*", package atomicfile), for the files of
 // a run only.
 func removeTemps(dir string) {
-	for _, f := range []string{ConfigFile, MetricsFile, TimingFile, CheckpointFile, ModelFile, SummaryFile, GrammarFile, DataFile} {
+	for _, f := range []string{ConfigFile, MetricsFile, timingFile, CheckpointFile, ModelFile, SummaryFile, GrammarFile, dataFile} {
 		matches, _ := filepath.Glob(filepath.Join(dir, "."+f+".tmp*"))
 		for _, m := range matches {
 			if strings.HasPrefix(filepath.Base(m), "."+f+".tmp") {
@@ -183,7 +183,7 @@ func checkpointError(path string, err error) error {
 
 // dataPaths returns cfg with the paths of its data files as a resumed run
 // in dir reads them: relative ones joined to the directory the run started
-// in (DataFile), each checked against the SHA-256 it had then. A run
+// in (dataFile), each checked against the SHA-256 it had then. A run
 // without the record (of an earlier version) reads them as given. Only the
 // reading changes: config.json, the key and the summary keep the paths as
 // given.
@@ -191,7 +191,7 @@ func dataPaths(cfg Config, dir string) (Config, error) {
 	if cfg.Data == "" {
 		return cfg, nil
 	}
-	b, err := limits.ReadFile(filepath.Join(dir, DataFile), "data record", limits.RunFileBytes)
+	b, err := limits.ReadFile(filepath.Join(dir, dataFile), "data record", limits.RunFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}
@@ -200,7 +200,7 @@ func dataPaths(cfg Config, dir string) (Config, error) {
 	}
 	var rec dataRecord
 	if err := json.Unmarshal(b, &rec); err != nil {
-		return cfg, fmt.Errorf("cannot resume: %s: %s (remove the run directory to start over)", filepath.Join(dir, DataFile), jsonerr.Text(err))
+		return cfg, fmt.Errorf("cannot resume: %s: %s (remove the run directory to start over)", filepath.Join(dir, dataFile), jsonerr.Text(err))
 	}
 	resolve := func(p string) (string, error) {
 		if p == "" {

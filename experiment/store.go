@@ -28,14 +28,14 @@ type Store struct {
 	Dir string
 }
 
-// RunState is how far a run in a Store has got.
-type RunState int
+// runState is how far a run in a Store has got.
+type runState int
 
 // The states of a run.
 const (
-	Missing  RunState = iota // nothing of the run is stored
-	Started                  // config.json but no summary.json: killed or failed; Run resumes it
-	Finished                 // summary.json
+	runMissing  runState = iota // nothing of the run is stored
+	runStarted                  // config.json but no summary.json: killed or failed; Run resumes it
+	runFinished                 // summary.json
 )
 
 // Outcome says what Store.Run did.
@@ -54,16 +54,20 @@ func (o Outcome) String() string { return [...]string{"skipped", "resumed", "tra
 // RunDir is the directory of the run with the given key.
 func (s Store) RunDir(key string) string { return filepath.Join(s.Dir, key) }
 
-// State reports how far the run with the given key has got.
-func (s Store) State(key string) RunState {
+// Finished reports whether the run with the given key is finished: its
+// summary.json exists.
+func (s Store) Finished(key string) bool { return s.state(key) == runFinished }
+
+// state reports how far the run with the given key has got.
+func (s Store) state(key string) runState {
 	dir := s.RunDir(key)
 	if exists(filepath.Join(dir, SummaryFile)) {
-		return Finished
+		return runFinished
 	}
 	if exists(filepath.Join(dir, ConfigFile)) {
-		return Started
+		return runStarted
 	}
-	return Missing
+	return runMissing
 }
 
 // Summary returns the finished run's summary, or nil if the run is not
@@ -118,7 +122,7 @@ func (s Store) Run(ctx context.Context, cfg Config, progress Progress) (*Summary
 		return sum, Skipped, err
 	}
 	dir := s.RunDir(key)
-	if s.State(key) == Started {
+	if s.state(key) == runStarted {
 		old, err := readConfig(dir)
 		if err != nil {
 			return nil, Skipped, err

@@ -17,7 +17,7 @@ import (
 func TestStoreSkipsFinished(t *testing.T) {
 	s := Store{Dir: t.TempDir()}
 	cfg := small()
-	if st := s.State(cfg.Key()); st != Missing {
+	if st := s.state(cfg.Key()); st != runMissing {
 		t.Fatalf("empty store: state %v", st)
 	}
 	first, out, err := s.Run(context.Background(), cfg, nil)
@@ -39,7 +39,7 @@ func TestStoreSkipsFinished(t *testing.T) {
 	}
 }
 
-// TestStoreResumesKilled: a grid killed mid-way finishes on the next call,
+// TestStoreResumesKilled: a grid killed mid-way finishes on the next pass,
 // resuming started runs, skipping finished ones, and ending exactly like a
 // grid that was never interrupted.
 func TestStoreResumesKilled(t *testing.T) {
@@ -50,8 +50,10 @@ func TestStoreResumesKilled(t *testing.T) {
 		cfgs = append(cfgs, c)
 	}
 	whole := Store{Dir: t.TempDir()}
-	if err := RunAll(context.Background(), whole, cfgs, 2, nil); err != nil {
-		t.Fatal(err)
+	for _, c := range cfgs {
+		if _, _, err := whole.Run(context.Background(), c, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	broken := Store{Dir: t.TempDir()}
 	// Kill the second run after its third epoch, with the first finished.
@@ -62,18 +64,17 @@ func TestStoreResumesKilled(t *testing.T) {
 	if _, _, err := broken.Run(ctx, cfgs[1], cancelAfter(3, cancel)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("killed run returned %v", err)
 	}
-	if st := broken.State(cfgs[1].Key()); st != Started {
+	if st := broken.state(cfgs[1].Key()); st != runStarted {
 		t.Fatalf("killed run in state %v", st)
-	}
-	outcomes := make(map[string]Outcome)
-	err := RunAll(context.Background(), broken, cfgs, 2, func(r RunReport) { outcomes[r.Config.Key()] = r.Outcome })
-	if err != nil {
-		t.Fatal(err)
 	}
 	want := []Outcome{Skipped, Resumed, Trained}
 	for i, c := range cfgs {
-		if outcomes[c.Key()] != want[i] {
-			t.Errorf("run %d: %v, want %v", i, outcomes[c.Key()], want[i])
+		_, out, err := broken.Run(context.Background(), c, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != want[i] {
+			t.Errorf("run %d: %v, want %v", i, out, want[i])
 		}
 		for _, f := range []string{MetricsFile, ModelFile} {
 			a := read(t, filepath.Join(whole.RunDir(c.Key()), f))
@@ -82,16 +83,6 @@ func TestStoreResumesKilled(t *testing.T) {
 				t.Errorf("run %d: %s differs from the uninterrupted grid's", i, f)
 			}
 		}
-	}
-}
-
-// TestRunAllStopsOnError: a failing run is reported and returned.
-func TestRunAllStopsOnError(t *testing.T) {
-	bad := small()
-	bad.Grammar = "no-such-grammar"
-	err := RunAll(context.Background(), Store{Dir: t.TempDir()}, []Config{bad}, 1, nil)
-	if err == nil {
-		t.Fatal("a run of an unknown grammar succeeded")
 	}
 }
 
@@ -136,7 +127,7 @@ func TestCollect(t *testing.T) {
 		t.Fatalf("report %+v, want 2 copied (c1, c2), 1 replaced (c3), 1 identical (c1 again)", rep)
 	}
 	for _, c := range []Config{c1, c2, c3} {
-		if dst.State(c.Key()) != Finished {
+		if !dst.Finished(c.Key()) {
 			t.Errorf("seed %d not finished in the store", c.Seed)
 		}
 	}
@@ -203,17 +194,5 @@ func TestPlanRoundTrip(t *testing.T) {
 	os.WriteFile(path, bytes.Replace(b, []byte(`"max_epochs":3`), []byte(`"max_epochs":4`), 1), 0o644)
 	if _, err := ReadPlan(path); err == nil {
 		t.Error("a plan with a wrong key was read")
-	}
-}
-
-// TestSlurmScript: the array covers the plan and each task runs its index.
-func TestSlurmScript(t *testing.T) {
-	s := SlurmJob{Name: "nspda-noise", Binary: "/opt/nspda", Plan: "/p/noise plan.jsonl", Store: "/r", Logs: "/p/logs", Tasks: 16, Parallel: 4,
-		Options: []string{"--partition=cpu"}}.Script()
-	for _, want := range []string{"#SBATCH --array=0-15%4\n", "#SBATCH --partition=cpu\n", "#SBATCH --output=/p/logs/%A_%a.out\n",
-		`exec '/opt/nspda' run --plan '/p/noise plan.jsonl' --index "$SLURM_ARRAY_TASK_ID" --store '/r'` + "\n"} {
-		if !bytes.Contains([]byte(s), []byte(want)) {
-			t.Errorf("script lacks %q:\n%s", want, s)
-		}
 	}
 }

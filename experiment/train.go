@@ -51,7 +51,7 @@ type Progress func(m train.Metrics, seconds float64)
 const (
 	ConfigFile     = "config.json"
 	MetricsFile    = "metrics.jsonl"
-	TimingFile     = "timing.jsonl"
+	timingFile     = "timing.jsonl"
 	CheckpointFile = "checkpoint.json"
 	ModelFile      = "model.json"
 	SummaryFile    = "summary.json"
@@ -107,7 +107,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	} else if err := startFresh(dir, cfg, pin); err != nil {
 		// Nothing to resume (no config.json): remove what this call made.
 		os.Remove(filepath.Join(dir, GrammarFile))
-		os.Remove(filepath.Join(dir, DataFile))
+		os.Remove(filepath.Join(dir, dataFile))
 		removeTemps(dir)
 		atomicfile.RemoveEmpty(created)
 		return nil, err
@@ -184,7 +184,7 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		return nil, err
 	}
 	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))
-	own, err := cfg.Options()
+	own, err := cfg.options()
 	if err != nil {
 		return nil, err
 	}
@@ -197,9 +197,9 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		}
 	}
 	if cfg.Data != "" && opt.Hidden == 0 {
-		opt.Hidden = DataHidden
+		opt.Hidden = dataHidden
 		if cfg.Size == "wide" {
-			opt.Hidden = WideDataHidden
+			opt.Hidden = wideDataHidden
 		}
 	}
 	if spec.Size != nil {
@@ -220,7 +220,7 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 		return nil, err
 	}
 	var oracle *grammar.Oracle
-	if cfg.NeedsPDA() {
+	if cfg.needsPDA() {
 		if oracle, err = grammar.NewOracle(lang.PDA); err != nil {
 			return nil, err
 		}
@@ -437,11 +437,11 @@ func newDirRecorder(dir string, from *train.Checkpoint, progress Progress) (*dir
 		return nil, err
 	}
 	var kept []byte
-	if r.timing, kept, err = openLines(filepath.Join(dir, TimingFile), epochs); err != nil {
+	if r.timing, kept, err = openLines(filepath.Join(dir, timingFile), epochs); err != nil {
 		r.metrics.Close()
 		return nil, err
 	}
-	if r.prior, err = timingSeconds(filepath.Join(dir, TimingFile), kept); err != nil {
+	if r.prior, err = timingSeconds(filepath.Join(dir, timingFile), kept); err != nil {
 		r.close()
 		return nil, err
 	}

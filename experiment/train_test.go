@@ -103,7 +103,7 @@ func TestResume(t *testing.T) {
 		// Pretend the first session's three epochs took 1000 s each:
 		// wall_seconds counts every session's epochs, not the last one's only.
 		slow := bytes.Repeat([]byte("{\"epoch\":0,\"seconds\":1000}\n"), 3)
-		if err := os.WriteFile(filepath.Join(broken, TimingFile), slow, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(broken, timingFile), slow, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		sum, err := Train(context.Background(), Config{}, broken, true, nil)

@@ -233,7 +233,7 @@ func (f *figure) render(prov Provenance, format string) ([]byte, error) {
 func curvesFigure(t *Table, s experiment.Store) (*figure, error) {
 	tile := func(g string) *plot.Plot { return tilePlot(g, "epoch", "training accuracy %") }
 	curve := func(cfg experiment.Config) ([]float64, error) {
-		if s.State(cfg.Key()) != experiment.Finished {
+		if !s.Finished(cfg.Key()) {
 			return nil, nil
 		}
 		ms, err := readMetrics(s.RunDir(cfg.Key()))

@@ -95,7 +95,7 @@ type reportSource interface {
 
 // lengths evaluates the trained model of cfg's finished run (storedLengths).
 func (s StoreSource) lengths(sets *lengthSets, cfg experiment.Config, bins []LengthBin) (*LengthErrors, error) {
-	if s.Store.State(cfg.Key()) != experiment.Finished {
+	if !s.Store.Finished(cfg.Key()) {
 		return nil, nil
 	}
 	return sets.storedLengths(s.Store, cfg, bins)

@@ -231,7 +231,7 @@ func runPlan(ctx context.Context, w io.Writer, store experiment.Store, plan expe
 		return nil
 	}
 	fmt.Fprintf(w, "%d runs into %s, %d at a time\n", len(plan), store.Dir, workers)
-	err := experiment.RunAll(ctx, store, plan.Configs(), workers, func(r experiment.RunReport) {
+	err := runAll(ctx, store, plan.Configs(), workers, func(r runReport) {
 		if r.Err == nil {
 			fmt.Fprintf(w, "[%d/%d] %s\n", r.Done, r.Total, runLine(r.Config, r.Summary, r.Outcome, r.Seconds))
 		}
@@ -303,10 +303,10 @@ func emitSlurm(w io.Writer, name string, ts []*tables.Table, f reproFlags) error
 	if err := plan.WriteFile(planPath); err != nil {
 		return err
 	}
-	job := experiment.SlurmJob{Name: "nspda-" + name, Binary: bin, Plan: planPath, Store: store, Logs: filepath.Join(dir, "logs"),
+	job := slurmJob{Name: "nspda-" + name, Binary: bin, Plan: planPath, Store: store, Logs: filepath.Join(dir, "logs"),
 		Tasks: len(plan), Parallel: f.slurmParallel, Options: f.slurmOptions}
 	script := filepath.Join(dir, name+".sbatch")
-	if err := atomicfile.WriteFile(script, []byte(job.Script())); err != nil {
+	if err := atomicfile.WriteFile(script, []byte(job.script())); err != nil {
 		return err
 	}
 	if err := os.Chmod(script, 0o755); err != nil {

@@ -240,7 +240,7 @@ func TestSlurmArray(t *testing.T) {
 	}
 	s := experiment.Store{Dir: store}
 	for _, e := range plan {
-		if s.State(e.Key) != experiment.Finished {
+		if !s.Finished(e.Key) {
 			t.Errorf("plan entry %d (%s) is not finished in the store", e.Index, e.Key)
 		}
 	}
@@ -292,4 +292,16 @@ func freePort(t *testing.T) int {
 func tail(s string, n int) string {
 	lines := strings.Split(s, "\n")
 	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
+// TestSlurmScript: the array covers the plan and each task runs its index.
+func TestSlurmScript(t *testing.T) {
+	s := slurmJob{Name: "nspda-noise", Binary: "/opt/nspda", Plan: "/p/noise plan.jsonl", Store: "/r", Logs: "/p/logs", Tasks: 16, Parallel: 4,
+		Options: []string{"--partition=cpu"}}.script()
+	for _, want := range []string{"#SBATCH --array=0-15%4\n", "#SBATCH --partition=cpu\n", "#SBATCH --output=/p/logs/%A_%a.out\n",
+		`exec '/opt/nspda' run --plan '/p/noise plan.jsonl' --index "$SLURM_ARRAY_TASK_ID" --store '/r'` + "\n"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q:\n%s", want, s)
+		}
+	}
 }

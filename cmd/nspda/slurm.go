@@ -1,14 +1,14 @@
-package experiment
+package main
 
 import (
 	"fmt"
 	"strings"
 )
 
-// SlurmJob describes an sbatch job array over a plan: one array task per
+// slurmJob describes an sbatch job array over a plan: one array task per
 // plan index, each running `nspda run --plan Plan --index $SLURM_ARRAY_TASK_ID
 // --store Store`.
-type SlurmJob struct {
+type slurmJob struct {
 	Name     string   // job name
 	Binary   string   // the nspda executable, as the compute nodes see it
 	Plan     string   // plan file, as the nodes see it
@@ -19,8 +19,8 @@ type SlurmJob struct {
 	Options  []string // extra sbatch options, e.g. "--partition=cpu", "--time=04:00:00"
 }
 
-// Script returns the sbatch script. Paths are single-quoted for the shell.
-func (j SlurmJob) Script() string {
+// script returns the sbatch script. Paths are single-quoted for the shell.
+func (j slurmJob) script() string {
 	var b strings.Builder
 	array := fmt.Sprintf("0-%d", j.Tasks-1)
 	if j.Parallel > 0 {

@@ -1,4 +1,4 @@
-package experiment
+package main
 
 import (
 	"context"
@@ -7,23 +7,25 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"github.com/nspda/nspda/experiment"
 )
 
-// RunReport is told about each run of RunAll when it ends.
-type RunReport struct {
+// runReport is told about each run of runAll when it ends.
+type runReport struct {
 	Done, Total int // runs ended so far (this one included), and in all
-	Config      Config
-	Summary     *Summary // nil on error
-	Outcome     Outcome
+	Config      experiment.Config
+	Summary     *experiment.Summary // nil on error
+	Outcome     experiment.Outcome
 	Seconds     float64 // wall time of this call, 0 for a skipped run
 	Err         error
 }
 
-// RunAll runs every configuration into the store, at most workers at a time
+// runAll runs every configuration into the store, at most workers at a time
 // (at least 1), and calls report (serialized, in completion order) after
 // each. The first error cancels the runs in progress, which keep their
-// checkpoints and resume when RunAll is called again; it is returned.
-func RunAll(ctx context.Context, s Store, cfgs []Config, workers int, report func(RunReport)) error {
+// checkpoints and resume when runAll is called again; it is returned.
+func runAll(ctx context.Context, s experiment.Store, cfgs []experiment.Config, workers int, report func(runReport)) error {
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(max(1, workers))
 	var (
@@ -40,8 +42,8 @@ func RunAll(ctx context.Context, s Store, cfgs []Config, workers int, report fun
 			if err != nil {
 				err = fmt.Errorf("run %s (%s on %s, seed %d): %w", cfg.Key(), cfg.Model, cfg.Grammar, cfg.Seed, err)
 			}
-			r := RunReport{Total: len(cfgs), Config: cfg, Summary: sum, Outcome: outcome, Err: err}
-			if outcome != Skipped {
+			r := runReport{Total: len(cfgs), Config: cfg, Summary: sum, Outcome: outcome, Err: err}
+			if outcome != experiment.Skipped {
 				r.Seconds = time.Since(start).Seconds()
 			}
 			mu.Lock()
