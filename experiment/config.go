@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
@@ -101,6 +102,11 @@ type Config struct {
 	// Restarts long ones (train.Settings.Probes).
 	Probes        int `json:"probes,omitempty"`
 	ProbePatience int `json:"probe_patience,omitempty"`
+	// SelectMax, when positive, is the longest string of the select split
+	// (needs Patience; 0: the split's 40, dataset.DefaultSpec("select")).
+	// The split keeps its 200 positives and 200 negatives and its shortest
+	// length, 22, so a longer SelectMax spreads them over more lengths.
+	SelectMax int `json:"select_max,omitempty"`
 
 	// Data, when set, trains on this JSONL file of labelled strings instead
 	// of the grammar's generated split: learning from data alone, with no
@@ -128,6 +134,10 @@ type Config struct {
 	Size string `json:"size,omitempty"`
 }
 
+// selectMin is the select split's shortest string: a SelectMax below it
+// would leave the split empty.
+var selectMin = func() int { s, _ := dataset.DefaultSpec("select"); return s.MinLen }()
+
 // sizes are the rules of Config.Size.
 var sizes = []string{"wide"}
 
@@ -140,6 +150,9 @@ func (c Config) Normalize() Config {
 	}
 	if c.Probes == 0 {
 		c.ProbePatience = 0 // the default's, left behind by --probes 0
+	}
+	if sel, _ := dataset.DefaultSpec("select"); c.SelectMax == sel.MaxLen {
+		c.SelectMax = 0
 	}
 	return c
 }
@@ -176,10 +189,11 @@ func Recipe(name string) (Config, error) {
 	case "paper":
 		return c, nil
 	case "default":
-		// Nine long starts, then up to 100 probes of patience 3
-		// (docs/training.md, probe 18).
+		// Nine long starts, then up to 200 probes of patience 3
+		// (docs/training.md, probes 18 and 19), selecting on strings of
+		// lengths 22–100 (probe 20).
 		c = learningRecipe(c)
-		c.Probes, c.ProbePatience, c.MaxEpochs = 100, 3, 1000
+		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 200, 3, 1500, 100
 		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
@@ -294,6 +308,10 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
 	case c.ProbePatience < 0:
 		return fmt.Errorf("probe-patience must be at least 0")
+	case c.SelectMax != 0 && (c.SelectMax < selectMin || c.SelectMax > dataset.MaxLength):
+		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectMin, dataset.MaxLength, selectMin)
+	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
+		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

@@ -3,9 +3,11 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
@@ -338,6 +340,61 @@ func TestRestartSchedule(t *testing.T) {
 		bad(&b)
 		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "restart schedule") {
 			t.Errorf("%q with %d restarts: %v", b.RestartSchedule, b.Restarts, err)
+		}
+	}
+}
+
+// TestSelectMax: --select-max lengthens the select split (and only it), is
+// a new key unless it is the split's own 40, and is refused out of range or
+// without patience.
+func TestSelectMax(t *testing.T) {
+	c, _ := Recipe("default")
+	c.Grammar = "dyck2"
+	lang, _ := grammar.Builtin(c.Grammar)
+	_, _, short, err := splits(c, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := c
+	long.SelectMax = 100
+	if err := long.Validate(); err != nil || long.Key() == c.Key() {
+		t.Fatalf("select-max 100: %v, key changed: %v", err, long.Key() != c.Key())
+	}
+	tr0, _, _, _ := splits(c, lang)
+	tr1, _, sel, err := splits(long, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tr0, tr1) {
+		t.Error("select-max changes the training set")
+	}
+	maxLen := func(ex []dataset.Example) (lo, hi int) {
+		lo = 1 << 30
+		for _, e := range ex {
+			lo, hi = min(lo, len(e.String)), max(hi, len(e.String))
+		}
+		return lo, hi
+	}
+	if lo, hi := maxLen(short); lo < 22 || hi > 40 {
+		t.Errorf("default select split spans lengths %d..%d, want within 22..40", lo, hi)
+	}
+	if lo, hi := maxLen(sel); lo < 22 || hi > 100 || hi <= 60 || len(sel) != len(short) {
+		t.Errorf("select-max 100 gives %d strings of lengths %d..%d, want %d within 22..100 reaching past 60", len(sel), lo, hi, len(short))
+	}
+	same := c
+	same.SelectMax = 40
+	if same.Normalize().Key() != c.Key() {
+		t.Error("select-max 40 (the split's own) changes the key")
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.SelectMax = 21 },
+		func(c *Config) { c.SelectMax = -1 },
+		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.Plateau = 0, 0, 0, 0 },
+	} {
+		b := long
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select-max") {
+			t.Errorf("select-max %d (patience %d): %v", b.SelectMax, b.Patience, err)
 		}
 	}
 }

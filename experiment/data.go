@@ -119,7 +119,11 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 		return nil, nil, nil, err
 	}
 	if cfg.Patience > 0 {
-		selSet, err = dataset.GenerateSplit(lang, "select", cfg.DataSeed)
+		spec, _ := dataset.DefaultSpec("select")
+		if cfg.SelectMax > 0 {
+			spec.MaxLen = cfg.SelectMax
+		}
+		selSet, err = dataset.GenerateWith(lang, spec, cfg.DataSeed)
 	}
 	return trainSet, validSet, selSet, err
 }

@@ -434,7 +434,7 @@ func (r learningRecipe) config(opt GridOptions, grammar string, order int) exper
 // before then keep it, and so their stored runs.
 func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	return func(c *experiment.Config) {
-		c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
+		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 0, 0, 400, 0
 		if edit != nil {
 			edit(c)
 		}
@@ -447,6 +447,11 @@ var learningRecipes = []learningRecipe{
 	// The comparison table's NSPDA rows: their stored runs serve here.
 	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
 	{"default (PDA targets)", "default", nil, ""},
+	// The default before it selected on lengths up to 100 and took 200
+	// probes (docs/training.md, probe 20).
+	{"default, select ≤ 40, 100 probes", "default", func(c *experiment.Config) {
+		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 100, 3, 1000, 0
+	}, ""},
 	// The default before it took the probes.
 	{"default, 9 long starts (no probes)", "default", longStarts(nil), ""},
 	// Many short starts (docs/training.md, probe 15): measured beside the
