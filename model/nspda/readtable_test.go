@@ -211,3 +211,27 @@ func BenchmarkClassify(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDenseLockStep measures what a lock-step batch would pay per
+// string and symbol for the contractions alone (eqs. (1) and (2), L = 4,
+// A = 4): kFwd over every state neuron (a batch cannot skip the off ones
+// lane by lane) for one group of B strings that share the input, all lanes
+// used; no stack, read or threshold. Compare lane-steps/s with
+// BenchmarkClassify's tables chars/s, which include all of those: the read
+// tables are the faster way to classify (docs/performance.md).
+func BenchmarkDenseLockStep(b *testing.B) {
+	for _, J := range []int{8, 32} {
+		for _, B := range []int{8, 32} {
+			b.Run(fmt.Sprintf("J%d/B%d", J, B), func(b *testing.B) {
+				W, zr, _, wb, js, R := kernelCase(J, B, 1)
+				Wa := make([]float64, 5*J*4*R)
+				pre, act := make([]float64, J*B), make([]float64, 4*B)
+				for b.Loop() {
+					kFwd(pre, W, wb, js, R, J, J, zr, B/lanes)
+					kFwd(act, Wa, 0, 4*R, R, J, 4, zr, B/lanes)
+				}
+				b.ReportMetric(float64(b.N*B)/b.Elapsed().Seconds(), "lane-steps/s")
+			})
+		}
+	}
+}
