@@ -27,7 +27,8 @@ type Set struct {
 //
 // The strings of all sets are handed out one at a time, longest first, to
 // whichever goroutine is free, so that the long strings spread over the
-// goroutines and the short ones fill the gaps at the end. Each string's
+// goroutines and the short ones fill the gaps at the end (one worker
+// classifies them in order, set after set, as Run does). Each string's
 // answer is its classifier's, so the results are those of Run with one
 // classifier, whatever the number of workers, when mk's classifiers answer
 // alike. A symbol outside p's alphabet is an error naming the set and the
@@ -44,11 +45,13 @@ func RunSets(sets []Set, mk func() Classifier, p *grammar.PDA, workers int) ([]R
 			jobs = append(jobs, job{s, i, enc[s].len(i)})
 		}
 	}
-	slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.n, a.n) })
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = max(1, min(workers, len(jobs)))
+	if workers > 1 {
+		slices.SortStableFunc(jobs, func(a, b job) int { return cmp.Compare(b.n, a.n) })
+	}
 	cls := make([]Classifier, workers)
 	for w := range cls {
 		cls[w] = mk()

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -101,20 +102,40 @@ func TestRunSets(t *testing.T) {
 	}
 }
 
-// TestRunSetsLongestFirst: one worker sees the strings of all sets longest
-// first.
-func TestRunSetsLongestFirst(t *testing.T) {
+// TestRunSetsOrder: one worker sees the strings in order, set after set;
+// with several, each sees the strings it gets longest first.
+func TestRunSetsOrder(t *testing.T) {
 	lang, _ := grammar.Builtin("anbn")
-	c := &hashClassifier{t: t}
-	if _, err := RunSets(randomSets(lang, 1), func() Classifier { return c }, lang.PDA, 1); err != nil {
-		t.Fatal(err)
+	sets := randomSets(lang, 1)
+	var want []int
+	for _, s := range sets {
+		for _, e := range s.Ex {
+			want = append(want, len(e.String))
+		}
 	}
-	if len(c.lens) < 100 {
-		t.Fatalf("only %d strings", len(c.lens))
+	if len(want) < 100 {
+		t.Fatalf("only %d strings", len(want))
 	}
-	for i := 1; i < len(c.lens); i++ {
-		if c.lens[i] > c.lens[i-1] {
-			t.Fatalf("string %d has %d symbols, after one of %d", i, c.lens[i], c.lens[i-1])
+	for _, workers := range []int{1, 3} {
+		var made []*hashClassifier
+		if _, err := RunSets(sets, func() Classifier {
+			made = append(made, &hashClassifier{t: t})
+			return made[len(made)-1]
+		}, lang.PDA, workers); err != nil {
+			t.Fatal(err)
+		}
+		if workers == 1 {
+			if !slices.Equal(made[0].lens, want) {
+				t.Errorf("one worker saw lengths %v, want %v", made[0].lens, want)
+			}
+			continue
+		}
+		for w, c := range made {
+			for i := 1; i < len(c.lens); i++ {
+				if c.lens[i] > c.lens[i-1] {
+					t.Fatalf("worker %d: string %d has %d symbols, after one of %d", w, i, c.lens[i], c.lens[i-1])
+				}
+			}
 		}
 	}
 }
