@@ -2,8 +2,6 @@
 package evaluate
 
 import (
-	"fmt"
-
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/grammar"
 )
@@ -22,30 +20,14 @@ type Result struct {
 
 // Run classifies every example with c and counts the errors. Strings are
 // encoded with alphabet p; a symbol outside it is an error naming the example.
+// RunSets does the same for several sets on several goroutines.
 func Run(name string, c Classifier, p *grammar.PDA, ex []dataset.Example) (Result, error) {
-	res := Result{Name: name, Strings: len(ex)}
-	var syms []int
-	for i, e := range ex {
-		var err error
-		if syms, err = p.AppendEncode(syms[:0], e.String); err != nil {
-			return Result{}, fmt.Errorf("%s: example %d: %v", name, i+1, err)
-		}
-		n := len(syms)
-		if i == 0 || n < res.MinLen {
-			res.MinLen = n
-		}
-		res.MaxLen = max(res.MaxLen, n)
-		accept, _ := c.Classify(syms)
-		switch {
-		case accept && e.Label == 0:
-			res.FalseAccepts++
-		case !accept && e.Label == 1:
-			res.FalseRejects++
-		}
+	e, err := encode(name, p, ex)
+	if err != nil {
+		return Result{}, err
 	}
-	res.Errors = res.FalseAccepts + res.FalseRejects
-	if res.Strings > 0 {
-		res.ErrorPct = 100 * float64(res.Errors) / float64(res.Strings)
+	for i := range ex {
+		e.accept[i], _ = c.Classify(e.syms(i))
 	}
-	return res, nil
+	return e.count(name, ex), nil
 }

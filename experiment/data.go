@@ -9,6 +9,8 @@ import (
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 )
 
 // dataHidden is the number of state or hidden units of a run on data files
@@ -186,12 +188,27 @@ func byLength(name string, ex []dataset.Example) []testSet {
 	return sets
 }
 
-// evaluateSets classifies every test set with cls (built for the longest
-// string of each set by mk).
-func evaluateSets(sets []testSet, lang *grammar.Language, mk func([]dataset.Example) evaluate.Classifier) ([]evaluate.Result, error) {
+// evaluateSets classifies every test set with net's classifiers, refine
+// iterations per symbol. A net that makes independent classifiers
+// (nn.ClassifierMaker, the NSPDA's Runner) classifies all the sets at once
+// on workers goroutines (evaluate.RunSets: the same results for any number
+// of workers); any other classifies one set after another with one
+// classifier, built for the set's longest string.
+func evaluateSets(sets []testSet, lang *grammar.Language, net nn.Model, refine, workers int) ([]evaluate.Result, error) {
+	if _, ok := net.(nn.ClassifierMaker); ok {
+		all := make([]evaluate.Set, len(sets))
+		var every []dataset.Example
+		for i, t := range sets {
+			all[i] = evaluate.Set{Name: t.name, Ex: t.ex}
+			every = append(every, t.ex...)
+		}
+		reserve(net, every)
+		return evaluate.RunSets(all, func() evaluate.Classifier { return model.Classifier(net, refine) }, lang.PDA, workers)
+	}
 	var out []evaluate.Result
 	for _, t := range sets {
-		r, err := evaluate.Run(t.name, mk(t.ex), lang.PDA, t.ex)
+		reserve(net, t.ex)
+		r, err := evaluate.Run(t.name, model.Classifier(net, refine), lang.PDA, t.ex)
 		if err != nil {
 			return nil, err
 		}

@@ -137,10 +137,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err != nil {
 		return nil, err
 	}
-	if sum.Sets, err = evaluateSets(sets, setup.lang, func(ex []dataset.Example) evaluate.Classifier {
-		reserve(setup.net, ex)
-		return model.Classifier(setup.net, evalRefine)
-	}); err != nil {
+	if sum.Sets, err = evaluateSets(sets, setup.lang, setup.net, evalRefine, runtime.GOMAXPROCS(0)); err != nil {
 		return nil, err
 	}
 	sum.WallSeconds = rec.prior + time.Since(start).Seconds()

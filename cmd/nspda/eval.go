@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -20,15 +21,17 @@ func newEval() *cobra.Command {
 		mpath, gname, sets, data string
 		seed                     uint64
 		asJSON, discretize       bool
-		refine                   int
+		refine, workers          int
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --model M --grammar G [--sets test60,test480,test960] [--seed N] [--data FILE.jsonl] [--json]",
+		Use:   "eval --model M --grammar G [--sets test60,test480,test960] [--seed N] [--data FILE.jsonl] [--workers N] [--json]",
 		Short: "Measure a model's errors on test sets",
 		Long: `eval classifies the strings of each named test set (generated exactly as
 'nspda generate' would, with --seed) and of --data files, and prints per set the
 number of strings, errors, error %, false accepts and false rejects. With
---data alone, only the file is evaluated.`,
+--data alone, only the file is evaluated. An NSPDA classifies the strings of
+all sets on --workers goroutines, longest first; the results do not depend
+on their number.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
@@ -39,6 +42,9 @@ number of strings, errors, error %, false accepts and false rejects. With
 				if _, err := dataset.DefaultSpec(name); err != nil {
 					return usagef("--sets: %v", err)
 				}
+			}
+			if workers < 1 {
+				return usagef("--workers must be at least 1")
 			}
 			m, err := loadModel(mpath)
 			if err != nil {
@@ -67,18 +73,13 @@ number of strings, errors, error %, false accepts and false rejects. With
 				}
 				m.Model = d.Discretized()
 			}
-			run := m.classifier()
-			var results []evaluate.Result
+			var todo []evaluate.Set
 			for _, name := range names {
 				ex, err := dataset.GenerateSplit(lang, name, seed)
 				if err != nil {
 					return err
 				}
-				res, err := evaluate.Run(name, run, lang.PDA, ex)
-				if err != nil {
-					return err
-				}
-				results = append(results, res)
+				todo = append(todo, evaluate.Set{Name: name, Ex: ex})
 			}
 			if data != "" {
 				ex, err := dataset.ReadFile(data)
@@ -88,11 +89,14 @@ number of strings, errors, error %, false accepts and false rejects. With
 				if err := checkData(data, lang, ex); err != nil {
 					return err
 				}
-				res, err := evaluate.Run(data, run, lang.PDA, ex)
-				if err != nil {
-					return err
-				}
-				results = append(results, res)
+				todo = append(todo, evaluate.Set{Name: data, Ex: ex})
+			}
+			if _, ok := m.Model.(nn.ClassifierMaker); !ok {
+				workers = 1 // its classifiers share the model's memory
+			}
+			results, err := evaluate.RunSets(todo, m.classifier, lang.PDA, workers)
+			if err != nil {
+				return err
 			}
 			return printResults(cmd, results, asJSON)
 		},
@@ -105,6 +109,7 @@ number of strings, errors, error %, false accepts and false rejects. With
 	f.StringVar(&data, "data", "", "a JSONL file of labelled strings to evaluate")
 	f.BoolVar(&asJSON, "json", false, `print {"sets": [...]} as JSON`)
 	f.IntVar(&refine, "refine", 0, "state iterations per symbol (default: the model's own)")
+	f.IntVar(&workers, "workers", runtime.GOMAXPROCS(0), "goroutines that classify at once (NSPDA models; other models classify on one)")
 	f.BoolVar(&discretize, "discretize", false, "NSPDA: evaluate with ternary weights (the paper's discretization before evaluation)")
 	return cmd
 }

@@ -29,6 +29,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"generate", "--grammar", "anbn", "--split", "test7", "--out", "x"},
 		{"train", "--hints", "3"},
 		{"eval", "--model", "m.json", "--grammar", "anbn", "--sets", "test60,test7"},
+		{"eval", "--model", "m.json", "--grammar", "anbn", "--workers", "0"},
 		{"generate", "--grammar", "anbn", "--min-len", "0", "--out", "x"},
 		{"generate", "--grammar", "anbn", "--max-len", "100000000", "--out", "x"},
 		{"generate", "--grammar", "anbn", "--min-len", "9", "--max-len", "4", "--out", "x"},

@@ -49,9 +49,10 @@ func DecodeAction(pre []float64) grammar.Op {
 }
 
 // Runner runs a model symbol by symbol with binary states and a digital
-// stack. It allocates only when created (and when the stack grows past its
-// largest size so far). A Runner is not safe for concurrent use; make one per
-// goroutine.
+// stack. It allocates only when created, when the stack grows past its
+// largest size so far, and when Classify meets an input and read it has not
+// met before (its read tables, readtable.go). A Runner is not safe for
+// concurrent use; make one per goroutine.
 type Runner struct {
 	m *Model
 
@@ -64,11 +65,14 @@ type Runner struct {
 	Stack  stack.Digital
 	z      []float64 // binary state
 	active []int     // indices j with z[j] = 1
+	next   []int     // the next state's active, in Classify
 	r      []float64 // read neurons
 	pre    []float64 // state pre-activations
 	act    []float64 // action pre-activations
 	y      float64   // last prediction
 	op     grammar.Op
+
+	tables *readTables // Classify's contractions, computed as met
 }
 
 // NewRunner returns a Runner for m, reset to the start.
@@ -83,6 +87,7 @@ func (m *Model) NewRunner() *Runner {
 		Reads:  stack.EvalReads,
 		z:      make([]float64, m.J),
 		active: make([]int, 0, m.J),
+		next:   make([]int, 0, m.J),
 		r:      make([]float64, m.R()),
 		pre:    make([]float64, m.J),
 		act:    make([]float64, m.A),
@@ -138,14 +143,7 @@ func (r *Runner) Step(l int) grammar.Op {
 			m.contract(r.act, m.Wa, m.Ba, m.A, l, r.active, r.z, r.r, inputFirst)
 		}
 		m.contract(r.pre, m.Ws, m.Bs, m.J, l, r.active, r.z, r.r, inputFirst)
-		r.active = r.active[:0]
-		for i, v := range r.pre {
-			r.z[i] = 0
-			if v > 0 {
-				r.z[i] = 1
-				r.active = append(r.active, i)
-			}
-		}
+		r.active = threshold(r.active, r.z, r.pre)
 	}
 	r.op = DecodeAction(r.act)
 	if l < m.L {
@@ -154,6 +152,28 @@ func (r *Runner) Step(l int) grammar.Op {
 	r.Stack.Read(r.r, r.Reads)
 	r.y = r.output()
 	return r.op
+}
+
+// threshold sets the binary state from the pre-activations pre: z_i = 1
+// when pre_i > 0 (sigmoid(pre_i) > 0.5), else 0. It returns the indices
+// that are on, increasing, in on's memory (capacity at least len(pre)),
+// which may be the state's own list: it writes every index and keeps those
+// that are on, without a branch on the data (the states of a string follow
+// no pattern a branch predictor learns).
+func threshold(on []int, z, pre []float64) []int {
+	on = on[:len(pre)]
+	z = z[:len(pre)]
+	n := 0
+	for i, v := range pre {
+		b := 0
+		if v > 0 {
+			b = 1
+		}
+		on[n] = i
+		n += b
+		z[i] = float64(b)
+	}
+	return on[:n]
 }
 
 func (r *Runner) output() float64 {
@@ -171,12 +191,51 @@ func (r *Runner) Prediction() float64 { return r.y }
 func (r *Runner) Active() []int { return r.active }
 
 // Classify runs syms followed by the end marker from a fresh start and
-// reports whether the network accepts (final prediction > 0.5).
+// reports whether the network accepts (final prediction > 0.5). It
+// computes with read tables (readtable.go): the states, actions and answer
+// of Step, bit for bit, at a fraction of the cost. The tables hold the
+// weights as they were when an input and read were first met: after
+// changing the model's weights, call Forget (or make a new Runner).
 func (r *Runner) Classify(syms []int) (accept bool, y float64) {
-	r.Reset()
-	for _, l := range syms {
-		r.Step(l)
+	if r.tables == nil || r.tables.reads != r.Reads {
+		r.tables = newReadTables(r.m, r.Reads)
 	}
-	r.Step(r.m.L)
+	r.Reset()
+	rd := r.tables.readIndex(-1, -1)
+	for _, l := range syms {
+		rd = r.stepTable(l, rd)
+	}
+	r.stepTable(r.m.L, rd)
+	r.Stack.Read(r.r, r.Reads)
+	r.y = r.output()
 	return r.y > 0.5, r.y
+}
+
+// Forget drops the read tables, so that Classify sees the model's weights
+// as they are now.
+func (r *Runner) Forget() { r.tables = nil }
+
+// stepTable is Step from read rd (readIndex) on the read tables, without
+// refreshing the read neurons or the prediction; it returns the read after
+// the step. At an input and read beyond the tables' budget it calls Step.
+func (r *Runner) stepTable(l, rd int) int {
+	m, t := r.m, r.tables
+	b := t.block(l, rd)
+	if b == nil {
+		r.Stack.Read(r.r, r.Reads)
+		r.Step(l)
+		return t.readIndex(r.Stack.Top(), r.Stack.Popped())
+	}
+	for it := 0; it < r.Refine; it++ {
+		if it == 0 {
+			sumRows(r.act, m.Ba, b[m.J*m.J:], r.active)
+		}
+		r.next = sumState(r.next, r.z, r.pre, m.Bs, b[:m.J*m.J], r.active)
+		r.active, r.next = r.next, r.active
+	}
+	r.op = DecodeAction(r.act)
+	if l < m.L {
+		r.Stack.Apply(r.op, l)
+	}
+	return t.readIndex(r.Stack.Top(), r.Stack.Popped())
 }
