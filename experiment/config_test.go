@@ -349,7 +349,10 @@ func TestRestartSchedule(t *testing.T) {
 // without patience.
 func TestSelectMax(t *testing.T) {
 	c, _ := Recipe("default")
-	c.Grammar = "dyck2"
+	if c.SelectMax != 100 {
+		t.Errorf("the default recipe selects on lengths up to %d, want 100 (docs/training.md, probe 20)", c.SelectMax)
+	}
+	c.Grammar, c.SelectMax = "dyck2", 0
 	lang, _ := grammar.Builtin(c.Grammar)
 	_, _, short, err := splits(c, lang)
 	if err != nil {
