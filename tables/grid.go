@@ -498,12 +498,13 @@ func learningTable(opt GridOptions) *Table {
 		Name:  "learning",
 		Title: "What makes the NSPDA learn: each recipe on every language (M1 = 2nd order, M2 = 3rd order)",
 		Budgets: "the paper rows: the paper's budgets (at most 500 epochs), each run's weights of its last epoch (Algorithm 1); " +
-			"the other rows: at most 400 epochs (the default row: 1000), each run's weights selected on the training and select sets (--patience)",
+			"the other rows: at most 400 epochs (the default row: 1500; \"default, select ≤ 40, 100 probes\": 1000), each run's weights selected on the training and select sets (--patience)",
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
-			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–40 with patience 20 and " +
-			"up to 8 restarts, then up to 100 short starts of patience 3, at most 1000 epochs; J = M + U(12,29) at both orders). " +
-			"\"default, 9 long starts (no probes)\": the default before it took the short starts (at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
+			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
+			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(12,29) at both orders). " +
+			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
+			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
 			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack. default + action loss: the default with the PDA's stack operations as targets of " +
 			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with the paper's size rule (M + U(2,6) at third order). " +
 			"\"41 short starts (patience 5)\": --patience 5 --restarts 40 instead of 20 and 8. " +
