@@ -81,8 +81,9 @@ type Config struct {
 	// InitScale multiplies the model's initial weights before hints (0: 1).
 	InitScale float64 `json:"init_scale,omitempty"`
 	// Patience keeps training past convergence, selecting the weights best
-	// on the training set and the select split (lengths 22–40), and stops
-	// after Patience epochs without improvement (0: stop at convergence).
+	// on the training set and the select split (lengths 22–40, or 22 to
+	// SelectMax), and stops after Patience epochs without improvement (0:
+	// stop at convergence).
 	Patience int `json:"patience,omitempty"`
 	// Plateau halves the rate and returns to the best weights after every
 	// Plateau epochs without improvement (needs Patience; 0: off).
