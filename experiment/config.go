@@ -135,9 +135,9 @@ type Config struct {
 	Size string `json:"size,omitempty"`
 }
 
-// selectMin is the select split's shortest string: a SelectMax below it
-// would leave the split empty.
-var selectMin = func() int { s, _ := dataset.DefaultSpec("select"); return s.MinLen }()
+// selectSpec is the select split's default: a SelectMax below its MinLen
+// would leave the split empty, and one equal to its MaxLen changes nothing.
+var selectSpec, _ = dataset.DefaultSpec("select")
 
 // sizes are the rules of Config.Size.
 var sizes = []string{"wide"}
@@ -152,7 +152,7 @@ func (c Config) Normalize() Config {
 	if c.Probes == 0 {
 		c.ProbePatience = 0 // the default's, left behind by --probes 0
 	}
-	if sel, _ := dataset.DefaultSpec("select"); c.SelectMax == sel.MaxLen {
+	if c.SelectMax == selectSpec.MaxLen {
 		c.SelectMax = 0
 	}
 	return c
@@ -309,8 +309,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
 	case c.ProbePatience < 0:
 		return fmt.Errorf("probe-patience must be at least 0")
-	case c.SelectMax != 0 && (c.SelectMax < selectMin || c.SelectMax > dataset.MaxLength):
-		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectMin, dataset.MaxLength, selectMin)
+	case c.SelectMax != 0 && (c.SelectMax < selectSpec.MinLen || c.SelectMax > dataset.MaxLength):
+		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
 		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
