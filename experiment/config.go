@@ -131,6 +131,12 @@ type Config struct {
 	// PDA's states); "wide", M + U(12,29) at both orders (the default
 	// recipe's). On data files, with no M: 8, or 20 under "wide"
 	// (dataHidden, wideDataHidden).
+	// "both": the paper's rule first, with the whole schedule of starts;
+	// if no start passes selection (training and select sets perfect), the
+	// wide rule again from the beginning, and the run keeps the net of the
+	// two that scored better on selection (ties: the paper's). Each size
+	// has MaxEpochs; the epochs and characters of a run are both phases'
+	// (Summary.WideFrom).
 	// Normalize drops it at second order, where the two rules agree.
 	Size string `json:"size,omitempty"`
 }
@@ -140,13 +146,13 @@ type Config struct {
 var selectSpec, _ = dataset.DefaultSpec("select")
 
 // sizes are the rules of Config.Size.
-var sizes = []string{"wide"}
+var sizes = []string{"wide", "both"}
 
 // Normalize returns c with the settings that change nothing spelled the one
 // way (the size "paper" is "", and so is a second-order "wide"), so that equal
 // trainings have one key.
 func (c Config) Normalize() Config {
-	if c.Size == "paper" || c.Size == "wide" && c.TensorOrder() == 2 {
+	if c.Size == "paper" || c.Size != "" && c.TensorOrder() == 2 {
 		c.Size = ""
 	}
 	if c.Probes == 0 {
@@ -183,7 +189,8 @@ var recipes = []string{"default", "paper", "data", "action"}
 // copied label and the language-model head, with starts alternating
 // between the digital and the superposition stack; or "action", the
 // default's targets and the PDA's stack operations as targets of the action
-// neurons, with the paper's size rule.
+// neurons, with the paper's size rule. The default tries the paper's size
+// rule first and the wide one only when no start passes selection.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	switch name {
@@ -192,9 +199,11 @@ func Recipe(name string) (Config, error) {
 	case "default":
 		// Nine long starts, then up to 200 probes of patience 3
 		// (docs/training.md, probes 18 and 19), selecting on strings of
-		// lengths 22–100 (probe 20).
+		// lengths 22–100 (probe 20); the paper's size, then the wide one
+		// if no start passes selection (probe 22).
 		c = learningRecipe(c)
 		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 200, 3, 1500, 100
+		c.Size = "both"
 		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
@@ -329,8 +338,28 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(sizes, " or "))
 	case c.Size != "" && spec.Size == nil && c.Data == "":
 		return fmt.Errorf("the size rule applies to the %s model only", sized())
+	case c.Size == "both" && (c.Patience == 0 || c.Hidden != 0):
+		return fmt.Errorf("--size both needs --patience (selection decides whether the wide size runs) and no --hidden")
 	}
 	return nil
+}
+
+// EpochBudget is the most epochs a run of c can take: MaxEpochs for each
+// size it trains (Config.Size).
+func (c Config) EpochBudget() int {
+	return c.MaxEpochs * len(c.sizePhases())
+}
+
+// sizePhases lists the configurations a run trains one after the other:
+// c itself, or for the size rule "both" the paper's size, then the wide one
+// (Config.Size).
+func (c Config) sizePhases() []Config {
+	if c.Size != "both" {
+		return []Config{c}
+	}
+	paper, wide := c, c
+	paper.Size, wide.Size = "", "wide"
+	return []Config{paper, wide}
 }
 
 // needsPDA reports whether the configuration's losses take targets from the

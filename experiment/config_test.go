@@ -401,3 +401,37 @@ func TestSelectMax(t *testing.T) {
 		}
 	}
 }
+
+// TestSizeRules: the default recipe tries the paper's size first; "both"
+// needs selection and a drawn J, and at second order, where the rules
+// agree, it is the paper's (one key).
+func TestSizeRules(t *testing.T) {
+	c, _ := Recipe("default")
+	if c.Size != "both" || c.EpochBudget() != 2*c.MaxEpochs {
+		t.Errorf("default recipe: size %q, epoch budget %d", c.Size, c.EpochBudget())
+	}
+	second := c
+	if err := second.Set("order", 2); err != nil {
+		t.Fatal(err)
+	}
+	paper := second
+	paper.Size = ""
+	if second.Normalize().Key() != paper.Key() || second.Normalize().EpochBudget() != c.MaxEpochs {
+		t.Error(`at second order "both" is not the paper's size rule`)
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.SelectMax = 0, 0, 0, 0 },
+		func(c *Config) { c.Hidden = 20 },
+	} {
+		b := c
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--size both") {
+			t.Errorf("%+v: %v", b, err)
+		}
+	}
+	w := c
+	w.Size = "wide"
+	if w.Key() == c.Key() {
+		t.Error(`"both" and "wide" share a key`)
+	}
+}

@@ -3,12 +3,16 @@ package experiment
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/grammar"
+	"github.com/nspda/nspda/train"
 )
 
 // learning is small() with every learning option on: Adam's moments, the
@@ -126,4 +130,142 @@ func TestDataTrainsLikeGrammar(t *testing.T) {
 			t.Errorf("%s differs between --grammar and --data", f)
 		}
 	}
+}
+
+// bothConfig is a small run of the size rule "both" whose paper-size phase
+// does not pass selection (palindromes in three epochs), so that its wide
+// phase runs.
+func bothConfig() Config {
+	c := learning()
+	c.Grammar, c.ActionWeight, c.LMWeight = "palindrome", 0, 0
+	c.RestartSchedule, c.FirstPatience, c.Plateau = "", 0, 0
+	c.Patience, c.Restarts, c.MaxEpochs, c.Size = 2, 1, 3, "both"
+	return c
+}
+
+// metricLines returns the lines of dir's metrics.jsonl, decoded.
+func metricLines(t *testing.T, dir string) []train.Metrics {
+	t.Helper()
+	var out []train.Metrics
+	for _, l := range strings.Split(strings.TrimSpace(string(read(t, filepath.Join(dir, MetricsFile)))), "\n") {
+		var m train.Metrics
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestSizeBoth: a run of the size rule "both" whose paper-size phase fails
+// selection is that phase's run (the paper's size rule alone), then the
+// wide rule's run, its metrics numbered on after the first's; it keeps the
+// net of the two that selection scores better, and says which. Killed in
+// either phase, or between them, and resumed, it ends byte for byte as the
+// uninterrupted run.
+func TestSizeBoth(t *testing.T) {
+	// Palindromes seed 1 keep the wide net, Dyck-2 seed 2 the paper-size one.
+	keeps := map[string]bool{}
+	for _, tc := range []struct {
+		grammar string
+		seed    uint64
+	}{{"palindrome", 1}, {"dyck2", 2}} {
+		cfg := bothConfig()
+		cfg.Grammar, cfg.Seed = tc.grammar, tc.seed
+		keeps[sizeBoth(t, cfg)] = true
+	}
+	if !keeps["paper"] || !keeps["wide"] {
+		t.Errorf("the cases kept %v, want both nets", keeps)
+	}
+}
+
+// sizeBoth checks TestSizeBoth's properties of cfg and returns the size rule
+// of the net it kept.
+func sizeBoth(t *testing.T, cfg Config) string {
+	paper, wide := cfg, cfg
+	paper.Size, wide.Size = "", "wide"
+	dirs := map[string]string{}
+	sums := map[string]*Summary{}
+	for name, c := range map[string]Config{"both": cfg, "paper": paper, "wide": wide} {
+		dirs[name] = t.TempDir()
+		s, err := Train(context.Background(), c, dirs[name], false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sums[name] = s
+	}
+	both, p, w := sums["both"], sums["paper"], sums["wide"]
+	if both.WideFrom == 0 || both.WideFrom != p.Epochs {
+		t.Fatalf("wide_from %d, want the paper-size run's %d epochs (and its selection failed)", both.WideFrom, p.Epochs)
+	}
+	if p.J >= w.J {
+		t.Fatalf("paper J %d, wide J %d", p.J, w.J)
+	}
+	lines, pl, wl := metricLines(t, dirs["both"]), metricLines(t, dirs["paper"]), metricLines(t, dirs["wide"])
+	if len(lines) != len(pl)+len(wl) {
+		t.Fatalf("%d metric lines, want %d + %d", len(lines), len(pl), len(wl))
+	}
+	last := pl[len(pl)-1]
+	for i, m := range lines {
+		want := pl[min(i, len(pl)-1)]
+		if i >= len(pl) {
+			want = wl[i-len(pl)]
+			want.Epoch += last.Epoch
+			want.Chars += last.Chars
+		}
+		if !reflect.DeepEqual(m, want) {
+			t.Fatalf("metric line %d: %+v, want %+v", i+1, m, want)
+		}
+	}
+	kept := "wide"
+	if !(w.TrainErrorPct+100-*selectAcc(t, dirs["wide"], w.SelectedEpoch) < p.TrainErrorPct+100-*selectAcc(t, dirs["paper"], p.SelectedEpoch)) {
+		kept = "paper"
+	}
+	t.Logf("paper-size phase %d epochs (J %d), wide %d (J %d); kept %s", p.Epochs, p.J, w.Epochs, w.J, both.SizeRule)
+	if both.SizeRule != kept {
+		t.Errorf("kept the %s net, want the %s one", both.SizeRule, kept)
+	}
+	if !bytes.Equal(read(t, filepath.Join(dirs["both"], ModelFile)), read(t, filepath.Join(dirs[kept], ModelFile))) {
+		t.Errorf("model.json is not the %s run's", kept)
+	}
+	if j := map[string]int{"paper": p.J, "wide": w.J}[kept]; both.J != j || both.Epochs != p.Epochs+w.Epochs && !both.Converged {
+		t.Errorf("J %d (want %d), epochs %d", both.J, j, both.Epochs)
+	}
+	if exists(filepath.Join(dirs["both"], paperSizeFile)) {
+		t.Errorf("%s left in a finished run", paperSizeFile)
+	}
+	// Killed in the paper-size phase, at its last epoch (the wide phase
+	// has not begun: resuming starts it), and in the wide phase.
+	for _, at := range []int{1, both.WideFrom, both.WideFrom + 1} {
+		broken := t.TempDir()
+		ctx, cancel := context.WithCancel(context.Background())
+		if _, err := Train(ctx, cfg, broken, false, cancelAfter(at, cancel)); !errors.Is(err, context.Canceled) {
+			t.Fatalf("killed at %d: %v", at, err)
+		}
+		st, err := Status(broken)
+		if err != nil || st.Epoch != at || (st.WideFrom != 0) != (at >= both.WideFrom) {
+			t.Fatalf("killed at %d: status %+v, %v", at, st, err)
+		}
+		if _, err := Train(context.Background(), Config{}, broken, true, nil); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{MetricsFile, ModelFile} {
+			if !bytes.Equal(read(t, filepath.Join(dirs["both"], f)), read(t, filepath.Join(broken, f))) {
+				t.Errorf("killed at %d: the resumed run's %s differs from the uninterrupted run's", at, f)
+			}
+		}
+	}
+	return both.SizeRule
+}
+
+// selectAcc is the select_acc of dir's metrics at epoch e.
+func selectAcc(t *testing.T, dir string, e int) *float64 {
+	t.Helper()
+	for _, m := range metricLines(t, dir) {
+		if m.Epoch == e {
+			return m.SelectAcc
+		}
+	}
+	t.Fatalf("%s: no epoch %d", dir, e)
+	return nil
 }

@@ -42,6 +42,7 @@ type dataRecord struct {
 type RunStatus struct {
 	Finished bool   // summary.json exists: resuming returns it, training nothing
 	Epoch    int    // epochs the checkpoint holds; 0: a resume starts from the beginning
+	WideFrom int    // size rule "both": the paper-size phase's epochs, once its wide phase has begun
 	Grammar  string // the run's pinned copy of its PDA spec, "" if none
 	DataDir  string // for a run on data files: the directory their relative paths are read from
 }
@@ -66,12 +67,19 @@ func Status(dir string) (RunStatus, error) {
 			st.DataDir = rec.Dir
 		}
 	}
+	first, err := readPaperSize(dir)
+	if err != nil {
+		return st, err
+	}
+	if first != nil {
+		st.Epoch, st.WideFrom = first.Epoch, first.Epoch
+	}
 	cp, err := readCheckpoint(dir)
 	if err != nil {
 		return st, err
 	}
 	if cp != nil {
-		st.Epoch = cp.Epoch
+		st.Epoch += cp.Epoch
 	}
 	return st, nil
 }
@@ -123,7 +131,7 @@ func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, p
 // an old finished run and a new partial one, then writes the pinned spec
 // (if any) and config.json.
 func startFresh(dir string, cfg Config, pin []byte) error {
-	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, GrammarFile, dataFile} {
+	for _, f := range []string{SummaryFile, ModelFile, CheckpointFile, paperSizeFile, GrammarFile, dataFile} {
 		if err := os.Remove(filepath.Join(dir, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
@@ -166,7 +174,7 @@ func finished(dir string) (*Summary, error) {
 // process left in dir (".NAME.tmp*", package atomicfile), for the files of
 // a run only.
 func removeTemps(dir string) {
-	for _, f := range []string{ConfigFile, MetricsFile, timingFile, CheckpointFile, ModelFile, SummaryFile, GrammarFile, dataFile} {
+	for _, f := range []string{ConfigFile, MetricsFile, timingFile, CheckpointFile, paperSizeFile, ModelFile, SummaryFile, GrammarFile, dataFile} {
 		matches, _ := filepath.Glob(filepath.Join(dir, "."+f+".tmp*"))
 		for _, m := range matches {
 			if strings.HasPrefix(filepath.Base(m), "."+f+".tmp") {

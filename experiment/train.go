@@ -42,6 +42,11 @@ type Summary struct {
 	Params          int               `json:"params"`
 	Algorithm       string            `json:"algorithm"`
 	WallSeconds     float64           `json:"wall_seconds"` // compute time over every session of the run (an epoch lost to a kill is not counted)
+	// WideFrom (size rule "both") is the paper-size phase's epochs when no
+	// start of it passed selection and the wide phase ran after it; SizeRule
+	// is then the rule of the net the run kept, "paper" or "wide".
+	WideFrom int    `json:"wide_from,omitempty"`
+	SizeRule string `json:"size_rule,omitempty"`
 }
 
 // Progress is told about every epoch.
@@ -53,8 +58,11 @@ const (
 	MetricsFile    = "metrics.jsonl"
 	timingFile     = "timing.jsonl"
 	CheckpointFile = "checkpoint.json"
-	ModelFile      = "model.json"
-	SummaryFile    = "summary.json"
+	// paperSizeFile is the paper-size phase's last checkpoint in a run of
+	// the size rule "both" while its wide phase runs.
+	paperSizeFile = "paper-size.json"
+	ModelFile     = "model.json"
+	SummaryFile   = "summary.json"
 )
 
 // Train runs cfg into dir (created if needed) and returns its summary. With
@@ -90,7 +98,22 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err != nil {
 		return nil, err
 	}
-	setup, err := prepareWith(read, lang)
+	// A run of the size rule "both" trains the paper's size, then, if no
+	// start of it passed selection, the wide size; the first phase's last
+	// checkpoint (its best weights, epochs and score) is kept as
+	// paperSizeFile while the second runs.
+	phases := read.sizePhases()
+	var first *train.Checkpoint
+	if resume && len(phases) == 2 {
+		if first, err = readPaperSize(dir); err != nil {
+			return nil, err
+		}
+	}
+	phase := 0
+	if first != nil {
+		phase = 1
+	}
+	setup, err := prepareWith(phases[phase], lang)
 	if err != nil {
 		return nil, err
 	}
@@ -112,15 +135,48 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		atomicfile.RemoveEmpty(created)
 		return nil, err
 	}
-	rec, err := newDirRecorder(dir, from, progress)
-	if err != nil {
-		return nil, err
+	var (
+		res   train.Result
+		prior float64 // seconds of the epochs before this session
+	)
+	for session := true; ; session = false {
+		rec, err := newDirRecorder(dir, first, from, progress)
+		if err != nil {
+			return nil, err
+		}
+		if session {
+			prior = rec.prior // a second recorder's prior is this session's
+		}
+		res, err = train.Run(ctx, setup.env, setup.settings, rec, from)
+		rec.close()
+		if err != nil {
+			return nil, err
+		}
+		if phase == len(phases)-1 || res.SelectErrors == 0 {
+			break
+		}
+		// No start of the paper's size passed selection: its last
+		// checkpoint becomes paperSizeFile (one rename, so that a kill
+		// leaves either phase whole), and the wide size starts afresh.
+		if err := os.Rename(filepath.Join(dir, CheckpointFile), filepath.Join(dir, paperSizeFile)); err != nil {
+			return nil, err
+		}
+		if first, err = readPaperSize(dir); err != nil {
+			return nil, err
+		}
+		phase, from = 1, nil
+		if setup, err = prepareWith(phases[phase], lang); err != nil {
+			return nil, err
+		}
 	}
-	defer rec.close()
-	res, err := train.Run(ctx, setup.env, setup.settings, rec, from)
-	if err != nil {
-		return nil, err
+	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
+		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, Algorithm: cfg.Algorithm()}
+	if first != nil {
+		if setup, err = bothSizes(sum, first, res, setup, phases[0], lang); err != nil {
+			return nil, err
+		}
 	}
+	sum.J, sum.Params = setup.j, len(setup.net.Params())
 	evalRefine := cfg.EvalRefine
 	if evalRefine == 0 {
 		evalRefine = cfg.Refine
@@ -128,10 +184,8 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err := model.Save(filepath.Join(dir, ModelFile), setup.net, evalRefine); err != nil {
 		return nil, err
 	}
-	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
-		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, J: setup.j, Params: len(setup.net.Params()), Algorithm: cfg.Algorithm()}
-	if res.Converged {
-		sum.CharsToConverge = &res.Chars
+	if sum.Converged {
+		sum.CharsToConverge = &sum.Chars
 	}
 	sets, err := tests(read, setup.lang)
 	if err != nil {
@@ -140,14 +194,67 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if sum.Sets, err = evaluateSets(sets, setup.lang, setup.net, evalRefine, runtime.GOMAXPROCS(0)); err != nil {
 		return nil, err
 	}
-	sum.WallSeconds = rec.prior + time.Since(start).Seconds()
+	sum.WallSeconds = prior + time.Since(start).Seconds()
 	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return nil, err
 	}
 	// The run is finished: model.json holds its weights, and the checkpoint
 	// (the same weights plus the random streams) is no longer needed.
 	os.Remove(filepath.Join(dir, CheckpointFile))
+	os.Remove(filepath.Join(dir, paperSizeFile))
 	return sum, nil
+}
+
+// bothSizes completes the summary of a run of the size rule "both" whose
+// wide phase ran (with result res, on wide), after a paper-size phase that
+// ended with checkpoint first: the epochs and characters are both phases',
+// and the run keeps the wide net only if it scored better on selection than
+// the paper-size one, which is then rebuilt (with cfg, its configuration)
+// and returned with the weights it selected.
+func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *setup, cfg Config, lang *grammar.Language) (*setup, error) {
+	sum.WideFrom = first.Epoch
+	sum.Converged = first.Converged || res.Converged
+	sum.Epochs, sum.Chars = first.Epoch+res.Epochs, first.Chars+res.Chars
+	if first.Converged {
+		sum.Epochs, sum.Chars = first.ConvergedEpoch, first.ConvergedChars
+	}
+	sel := first.Selection
+	if sel == nil || sel.Params == nil || res.SelectErrors < sel.Errors {
+		sum.SizeRule = "wide"
+		if sum.SelectedEpoch > 0 {
+			sum.SelectedEpoch += first.Epoch
+		}
+		return wide, nil
+	}
+	sum.SizeRule = "paper"
+	sum.TrainErrorPct, sum.SelectedEpoch = 100-100*sel.TrainAcc, sel.Epoch
+	paper, err := prepareWith(cfg, lang)
+	if err != nil {
+		return nil, err
+	}
+	if len(sel.Params) != len(paper.net.Params()) {
+		return nil, fmt.Errorf("%s has %d parameters, the paper-size net %d", paperSizeFile, len(sel.Params), len(paper.net.Params()))
+	}
+	copy(paper.net.Params(), sel.Params)
+	return paper, nil
+}
+
+// readPaperSize reads the paper-size phase's last checkpoint of a run of the
+// size rule "both" in dir (nil if that phase has not ended).
+func readPaperSize(dir string) (*train.Checkpoint, error) {
+	path := filepath.Join(dir, paperSizeFile)
+	b, err := limits.ReadFile(path, "checkpoint", limits.RunFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var c train.Checkpoint
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, checkpointError(path, err)
+	}
+	return &c, nil
 }
 
 // setup is a prepared run.
@@ -418,17 +525,24 @@ type dirRecorder struct {
 	metrics, timing *os.File
 	progress        Progress
 	prior           float64 // seconds of the epochs kept from earlier sessions of a resumed run
+	epoch0          int     // epochs and characters before this phase (size rule "both")
+	chars0          int64
 }
 
 // newDirRecorder opens the metrics files; when resuming from a checkpoint
 // it first cuts them back to the checkpoint's epoch, so that an epoch lost
-// in a crash is not recorded twice.
-func newDirRecorder(dir string, from *train.Checkpoint, progress Progress) (*dirRecorder, error) {
-	epochs := 0
-	if from != nil {
-		epochs = from.Epoch
-	}
+// in a crash is not recorded twice. In the wide phase of a run of the size
+// rule "both" (first: the paper-size phase's last checkpoint) the epochs
+// and characters it records follow the first phase's.
+func newDirRecorder(dir string, first, from *train.Checkpoint, progress Progress) (*dirRecorder, error) {
 	r := &dirRecorder{dir: dir, progress: progress}
+	if first != nil {
+		r.epoch0, r.chars0 = first.Epoch, first.Chars
+	}
+	epochs := r.epoch0
+	if from != nil {
+		epochs += from.Epoch
+	}
 	var err error
 	if r.metrics, _, err = openLines(filepath.Join(dir, MetricsFile), epochs); err != nil {
 		return nil, err
@@ -485,6 +599,8 @@ func openLines(path string, n int) (*os.File, []byte, error) {
 }
 
 func (r *dirRecorder) Epoch(m train.Metrics, seconds float64) error {
+	m.Epoch += r.epoch0
+	m.Chars += r.chars0
 	b, err := json.Marshal(m)
 	if err != nil {
 		return err

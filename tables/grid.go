@@ -430,11 +430,11 @@ func (r learningRecipe) config(opt GridOptions, grammar string, order int) exper
 }
 
 // longStarts is the default's start schedule before it took the probes:
-// nine long starts and no short ones, at most 400 epochs. Rows measured
-// before then keep it, and so their stored runs.
+// nine long starts and no short ones, at most 400 epochs, J by the wide
+// rule. Rows measured before then keep it, and so their stored runs.
 func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	return func(c *experiment.Config) {
-		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 0, 0, 400, 0
+		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax, c.Size = 0, 0, 400, 0, "wide"
 		if edit != nil {
 			edit(c)
 		}
@@ -449,8 +449,11 @@ var learningRecipes = []learningRecipe{
 	{"default (PDA targets)", "default", nil, ""},
 	// The default before it selected on lengths up to 100 and took 200
 	// probes (docs/training.md, probe 20).
+	// The default before it tried the paper's size first (probe 22).
+	{"default, the wide size rule", "default", func(c *experiment.Config) { c.Size = "wide" },
+		"the default M1 runs: at second order the size rules are one"},
 	{"default, select ≤ 40, 100 probes", "default", func(c *experiment.Config) {
-		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 100, 3, 1000, 0
+		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax, c.Size = 100, 3, 1000, 0, "wide"
 	}, ""},
 	// The default before it took the probes.
 	{"default, 9 long starts (no probes)", "default", longStarts(nil), ""},
@@ -498,11 +501,12 @@ func learningTable(opt GridOptions) *Table {
 		Name:  "learning",
 		Title: "What makes the NSPDA learn: each recipe on every language (M1 = 2nd order, M2 = 3rd order)",
 		Budgets: "the paper rows: the paper's budgets (at most 500 epochs), each run's weights of its last epoch (Algorithm 1); " +
-			"the other rows: at most 400 epochs (the default row: 1500; \"default, select ≤ 40, 100 probes\": 1000), each run's weights selected on the training and select sets (--patience)",
+			"the other rows: at most 400 epochs (the default rows: 1500 for each size; \"default, select ≤ 40, 100 probes\": 1000), each run's weights selected on the training and select sets (--patience)",
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
-			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(12,29) at both orders). " +
+			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J by the paper's rule, and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both)). " +
+			"\"default, the wide size rule\": the default before it tried the paper's size first (J = M + U(12,29) at both orders). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
 			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack. default + action loss: the default with the PDA's stack operations as targets of " +

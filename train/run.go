@@ -245,6 +245,10 @@ type Result struct {
 	Chars     int64   // input symbols presented (to convergence, if converged)
 	TrainAcc  float64 // training accuracy of the weights the run ends with, %
 	Selected  int     // with KeepBest: the epoch whose weights the run ends with
+	// SelectErrors (with Settings.Patience) is the score of the weights the
+	// run ends with: their error fraction on the training set plus on
+	// Env.Select; 0 when they are perfect on both.
+	SelectErrors float64
 }
 
 // streamNames are the run's independent random streams.
@@ -448,9 +452,12 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		copy(params, b.Params)
 		res.TrainAcc, res.Selected = 100*b.TrainAcc, b.Epoch
 	}
-	if sel := st.cp.Selection; sel != nil && sel.Params != nil {
-		copy(params, sel.Params)
-		res.TrainAcc, res.Selected = 100*sel.TrainAcc, sel.Epoch
+	if sel := st.cp.Selection; sel != nil {
+		res.SelectErrors = sel.Errors // +Inf before the first epoch
+		if sel.Params != nil {
+			copy(params, sel.Params)
+			res.TrainAcc, res.Selected = 100*sel.TrainAcc, sel.Epoch
+		}
 	}
 	return res, nil
 }

@@ -129,7 +129,10 @@ func TestTrainSmall(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	if !strings.Contains(out, "test960") || !strings.Contains(out, "epoch   2/2") {
+	// The default tries the paper's size, then (two epochs do not pass
+	// selection) the wide one: two epochs each, numbered on.
+	if !strings.Contains(out, "test960") || !strings.Contains(out, "epoch   2/4") || !strings.Contains(out, "epoch   4/4") ||
+		!strings.Contains(out, "no start of the paper's size passed selection in epochs 1–2") {
 		t.Errorf("train output %q", out)
 	}
 	for _, f := range []string{"config.json", "metrics.jsonl", "model.json", "summary.json"} {

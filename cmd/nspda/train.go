@@ -68,7 +68,7 @@ config.json (other training flags are refused).`,
 			var progress experiment.Progress
 			done := func() {}
 			if !quiet {
-				progress, done = newProgress(w, cfg.MaxEpochs)
+				progress, done = newProgress(w, cfg.EpochBudget())
 			}
 			sum, err := experiment.Train(cmd.Context(), cfg, out, resume != "", progress)
 			done()
@@ -84,6 +84,9 @@ config.json (other training flags are refused).`,
 			}
 			if sum.SelectedEpoch > 0 {
 				state += fmt.Sprintf("; kept the weights of epoch %d", sum.SelectedEpoch)
+			}
+			if sum.WideFrom > 0 {
+				state += fmt.Sprintf(" (the %s size's: no start of the paper's size passed selection in epochs 1–%d, and the wide size trained after them)", sum.SizeRule, sum.WideFrom)
 			}
 			on := sum.Config.Grammar
 			if sum.Config.Data != "" {
@@ -153,7 +156,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.SelectMax, "select-max", cfg.SelectMax, "with --patience: the select split's longest string (0: 40)")
 	f.IntVar(&cfg.FirstPatience, "first-patience", cfg.FirstPatience, "with --restarts: the first start's patience (0: --patience); e.g. one long start, then short ones")
 	f.StringVar(&cfg.RestartSchedule, "restart-schedule", cfg.RestartSchedule, "with --restarts: luby gives start r the patience --patience × luby(r+1) (1, 1, 2, 1, 1, 2, 4, …: many short starts and a few long ones); empty: every start --patience")
-	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: wide (M + U(12,29) at both orders, the default recipe's) or paper (M + U(2,6) at third order)")
+	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: paper (M + U(2,6) at third order, M + U(12,29) at second), wide (M + U(12,29) at both orders), or both (the paper's, then, if no start passes selection, the wide one: the default recipe's; needs --patience)")
 	f.BoolVar(&cfg.LockStep, "lock-step", cfg.LockStep, "nspda, bptt, --batch > 1: train each minibatch in lock-step on the batched kernels (faster with GOEXPERIMENT=simd builds; other read draws, so another run; docs/performance.md)")
 }
 
@@ -289,6 +292,8 @@ func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 		return nil
 	case st.Epoch == 0:
 		fmt.Fprintf(w, "resuming %s: no epoch was finished, starting from the beginning\n", dir)
+	case st.WideFrom > 0:
+		fmt.Fprintf(w, "resuming %s after epoch %d: the wide size's epoch %d of %d, after the paper size's %d\n", dir, st.Epoch, st.Epoch-st.WideFrom, cfg.MaxEpochs, st.WideFrom)
 	default:
 		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.MaxEpochs)
 	}
