@@ -137,7 +137,8 @@ type Config struct {
 	// two that scored better on selection (ties: the paper's). Each size
 	// has MaxEpochs; the epochs and characters of a run are both phases'
 	// (Summary.WideFrom).
-	// Normalize drops it at second order, where the two rules agree.
+	// Normalize drops it at second order, where the two rules agree (not on
+	// data files, whose sizes differ at both orders).
 	Size string `json:"size,omitempty"`
 }
 
@@ -149,10 +150,11 @@ var selectSpec, _ = dataset.DefaultSpec("select")
 var sizes = []string{"wide", "both"}
 
 // Normalize returns c with the settings that change nothing spelled the one
-// way (the size "paper" is "", and so is a second-order "wide"), so that equal
+// way (the size "paper" is "", and so is any size rule at second order on a
+// grammar), so that equal
 // trainings have one key.
 func (c Config) Normalize() Config {
-	if c.Size == "paper" || c.Size != "" && c.TensorOrder() == 2 {
+	if c.Size == "paper" || c.Size != "" && c.TensorOrder() == 2 && c.Data == "" {
 		c.Size = ""
 	}
 	if c.Probes == 0 {

@@ -243,6 +243,12 @@ func TestSizeRule(t *testing.T) {
 	if twoWide.Normalize().Key() != two.Key() {
 		t.Error("at second order the wide rule is the paper's, but its normalized key differs")
 	}
+	// On data files there is no M: 8 state neurons, or 20 under the wide
+	// rule, at either order.
+	twoWide.Grammar, twoWide.Data = "", "train.jsonl"
+	if twoWide.Normalize().Size != "wide" {
+		t.Error("the wide rule is dropped from a second-order run on data files, where it draws another J")
+	}
 	paper := cfg
 	paper.Size = "paper"
 	if paper.Normalize().Key() != cfg.Key() {
