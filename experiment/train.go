@@ -242,19 +242,7 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 // readPaperSize reads the paper-size phase's last checkpoint of a run of the
 // size rule "both" in dir (nil if that phase has not ended).
 func readPaperSize(dir string) (*train.Checkpoint, error) {
-	path := filepath.Join(dir, paperSizeFile)
-	b, err := limits.ReadFile(path, "checkpoint", limits.RunFileBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var c train.Checkpoint
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, checkpointError(path, err)
-	}
-	return &c, nil
+	return readCheckpointFile(filepath.Join(dir, paperSizeFile))
 }
 
 // setup is a prepared run.
@@ -644,10 +632,15 @@ func readConfig(dir string) (Config, error) {
 }
 
 func readCheckpoint(dir string) (*train.Checkpoint, error) {
-	path := filepath.Join(dir, CheckpointFile)
+	// No checkpoint: killed before the first epoch ended, start over.
+	return readCheckpointFile(filepath.Join(dir, CheckpointFile))
+}
+
+// readCheckpointFile reads the checkpoint at path (nil if there is none).
+func readCheckpointFile(path string) (*train.Checkpoint, error) {
 	b, err := limits.ReadFile(path, "checkpoint", limits.RunFileBytes)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil // killed before the first epoch ended: start over
+		return nil, nil
 	}
 	if err != nil {
 		return nil, err
