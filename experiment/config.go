@@ -151,8 +151,7 @@ var sizes = []string{"wide", "both"}
 
 // Normalize returns c with the settings that change nothing spelled the one
 // way (the size "paper" is "", and so is any size rule at second order on a
-// grammar), so that equal
-// trainings have one key.
+// grammar), so that equal trainings have one key.
 func (c Config) Normalize() Config {
 	if c.Size == "paper" || c.Size != "" && c.TensorOrder() == 2 && c.Data == "" {
 		c.Size = ""

@@ -121,7 +121,7 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 		return nil, nil, nil, err
 	}
 	if cfg.Patience > 0 {
-		spec, _ := dataset.DefaultSpec("select")
+		spec := selectSpec
 		if cfg.SelectMax > 0 {
 			spec.MaxLen = cfg.SelectMax
 		}
@@ -189,30 +189,19 @@ func byLength(name string, ex []dataset.Example) []testSet {
 }
 
 // evaluateSets classifies every test set with net's classifiers, refine
-// iterations per symbol. A net that makes independent classifiers
-// (nn.ClassifierMaker, the NSPDA's Runner) classifies all the sets at once
-// on workers goroutines (evaluate.RunSets: the same results for any number
-// of workers); any other classifies one set after another with one
-// classifier, built for the set's longest string.
+// iterations per symbol (evaluate.RunSets: the same results for any number
+// of workers). A net that makes independent classifiers (nn.ClassifierMaker,
+// the NSPDA's Runner) classifies on workers goroutines, any other on one.
 func evaluateSets(sets []testSet, lang *grammar.Language, net nn.Model, refine, workers int) ([]evaluate.Result, error) {
-	if _, ok := net.(nn.ClassifierMaker); ok {
-		all := make([]evaluate.Set, len(sets))
-		var every []dataset.Example
-		for i, t := range sets {
-			all[i] = evaluate.Set{Name: t.name, Ex: t.ex}
-			every = append(every, t.ex...)
-		}
-		reserve(net, every)
-		return evaluate.RunSets(all, func() evaluate.Classifier { return model.Classifier(net, refine) }, lang.PDA, workers)
+	all := make([]evaluate.Set, len(sets))
+	var every []dataset.Example
+	for i, t := range sets {
+		all[i] = evaluate.Set{Name: t.name, Ex: t.ex}
+		every = append(every, t.ex...)
 	}
-	var out []evaluate.Result
-	for _, t := range sets {
-		reserve(net, t.ex)
-		r, err := evaluate.Run(t.name, model.Classifier(net, refine), lang.PDA, t.ex)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
+	reserve(net, every)
+	if _, ok := net.(nn.ClassifierMaker); !ok {
+		workers = 1 // its classifiers share the net's memory
 	}
-	return out, nil
+	return evaluate.RunSets(all, func() evaluate.Classifier { return model.Classifier(net, refine) }, lang.PDA, workers)
 }
