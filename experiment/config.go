@@ -131,14 +131,16 @@ type Config struct {
 	// PDA's states); "wide", M + U(12,29) at both orders (the default
 	// recipe's). On data files, with no M: 8, or 20 under "wide"
 	// (dataHidden, wideDataHidden).
-	// "both": the paper's rule first, with the whole schedule of starts;
+	// "small": M + U(2,6) at both orders, the paper's third-order rule (the
+	// action recipe's).
+	// "both": the small rule first, with the whole schedule of starts;
 	// if no start passes selection (training and select sets perfect), the
 	// wide rule again from the beginning, and the run keeps the net of the
-	// two that scored better on selection (ties: the paper's). Each size
+	// two that scored better on selection (ties: the small one). Each size
 	// has MaxEpochs; the epochs and characters of a run are both phases'
 	// (Summary.WideFrom).
-	// Normalize drops it at second order, where the two rules agree (not on
-	// data files, whose sizes differ at both orders).
+	// Normalize spells each rule that draws as the paper's does as "" (at
+	// second order "wide", at third "small"; on data files "small").
 	Size string `json:"size,omitempty"`
 }
 
@@ -147,13 +149,17 @@ type Config struct {
 var selectSpec, _ = dataset.DefaultSpec("select")
 
 // sizes are the rules of Config.Size.
-var sizes = []string{"wide", "both"}
+var sizes = []string{"wide", "both", "small"}
 
 // Normalize returns c with the settings that change nothing spelled the one
-// way (the size "paper" is "", and so is any size rule at second order on a
-// grammar), so that equal trainings have one key.
+// way (a size rule that draws as the paper's does is "": "paper"; "wide"
+// at second order on a grammar; "small" at third order or on data files),
+// so that equal trainings have one key.
 func (c Config) Normalize() Config {
-	if c.Size == "paper" || c.Size != "" && c.TensorOrder() == 2 && c.Data == "" {
+	switch order := c.TensorOrder(); {
+	case c.Size == "paper",
+		c.Size == "small" && (order == 3 || c.Data != ""),
+		c.Size == "wide" && order == 2 && c.Data == "":
 		c.Size = ""
 	}
 	if c.Probes == 0 {
@@ -190,8 +196,9 @@ var recipes = []string{"default", "paper", "data", "action"}
 // copied label and the language-model head, with starts alternating
 // between the digital and the superposition stack; or "action", the
 // default's targets and the PDA's stack operations as targets of the action
-// neurons, with the paper's size rule. The default tries the paper's size
-// rule first and the wide one only when no start passes selection.
+// neurons, with the small size rule (the paper's at third order). The
+// default tries the small size first (M + U(2,6) state neurons, the paper's
+// third-order rule) and the wide one only when no start passes selection.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	switch name {
@@ -200,18 +207,20 @@ func Recipe(name string) (Config, error) {
 	case "default":
 		// Nine long starts, then up to 200 probes of patience 3
 		// (docs/training.md, probes 18 and 19), selecting on strings of
-		// lengths 22–100 (probe 20); the paper's size, then the wide one
-		// if no start passes selection (probe 22).
+		// lengths 22–100 (probe 20); the small size (the paper's at third
+		// order), then the wide one if no start passes selection (probes
+		// 22, 23).
 		c = learningRecipe(c)
 		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 200, 3, 1500, 100
 		c.Size = "both"
 		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
-		// the action neurons, with the paper's size rule, which measured
-		// best with them (docs/training.md).
+		// the action neurons, with M + U(2,6) state neurons at both orders
+		// (the paper's third-order rule), which measured best with them
+		// (docs/training.md, probe 23).
 		c = learningRecipe(c)
-		c.ActionWeight, c.Size = 1, ""
+		c.ActionWeight, c.Size = 1, "small"
 		return c, nil
 	case "data":
 		c = learningRecipe(c)
@@ -352,15 +361,36 @@ func (c Config) EpochBudget() int {
 }
 
 // sizePhases lists the configurations a run trains one after the other:
-// c itself, or for the size rule "both" the paper's size, then the wide one
-// (Config.Size).
+// c itself, or for the size rule "both" the small size (the paper's
+// third-order rule), then the wide one (Config.Size).
 func (c Config) sizePhases() []Config {
 	if c.Size != "both" {
 		return []Config{c}
 	}
-	paper, wide := c, c
-	paper.Size, wide.Size = "", "wide"
-	return []Config{paper, wide}
+	small, wide := c, c
+	small.Size, wide.Size = "small", "wide"
+	return []Config{small, wide}
+}
+
+// FirstSize names the first size of the rule "both" in summaries: "paper"
+// where the small rule is the paper's (third order, data files), "small"
+// at second order.
+func (c Config) FirstSize() string {
+	if c.TensorOrder() == 2 && c.Data == "" {
+		return "small"
+	}
+	return "paper"
+}
+
+// sizeRule is the rule of Config.Size for one size (not "both").
+func (c Config) sizeRule() nn.SizeRule {
+	switch c.Size {
+	case "wide":
+		return nn.SizeWide
+	case "small":
+		return nn.SizeSmall
+	}
+	return nn.SizePaper
 }
 
 // needsPDA reports whether the configuration's losses take targets from the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -204,6 +205,63 @@ func TestSoftStackConfig(t *testing.T) {
 		func(c *Config) { setOpts(c, "soft_alternate", true); c.Patience, c.Restarts = 2, 2 },
 		func(c *Config) { setOpts(c, "soft_stack", true, "soft_alternate", true) },
 	)
+}
+
+// TestSmallSizeRule: the small rule draws J from M + 2..6 at second order
+// (where the paper's rule draws M + 12..29) and as the paper's rule at third
+// order, where its key is the paper rule's; on data files it is the paper's
+// 8; the action recipe takes it.
+func TestSmallSizeRule(t *testing.T) {
+	cfg := small()
+	setOpts(&cfg, "order", 2, "hints", 0)
+	lang, _ := grammar.Builtin(cfg.Grammar)
+	m := lang.PDA.M()
+	seen := map[int]bool{}
+	for seed := uint64(1); seed <= 20; seed++ {
+		c := cfg
+		c.Seed, c.Size = seed, "small"
+		s, err := prepare(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.j < m+2 || s.j > m+6 {
+			t.Fatalf("seed %d: small J = %d at second order, outside M+2..M+6 (M = %d)", seed, s.j, m)
+		}
+		seen[s.j] = true
+		third, paper := c, c
+		setOpts(&third, "order", 3)
+		setOpts(&paper, "order", 3)
+		paper.Size = ""
+		st, err := prepare(third)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := prepare(paper)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.j != sp.j || !slices.Equal(st.net.Params(), sp.net.Params()) {
+			t.Fatalf("seed %d: at third order the small rule drew J = %d, the paper's %d", seed, st.j, sp.j)
+		}
+		if third.Normalize().Key() != paper.Key() {
+			t.Fatal("at third order the small rule is the paper's, but its normalized key differs")
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("20 seeds drew only %d sizes", len(seen))
+	}
+	sm := cfg
+	sm.Size = "small"
+	if sm.Normalize().Key() == cfg.Key() {
+		t.Error("a second-order small size keeps the paper rule's key")
+	}
+	sm.Grammar, sm.Data = "", "train.jsonl"
+	if sm.Normalize().Size != "" {
+		t.Error("on data files the small rule (8 state neurons, the paper's) is not normalized away")
+	}
+	if a, _ := Recipe("action"); a.Size != "small" {
+		t.Errorf("the action recipe's size rule is %q", a.Size)
+	}
 }
 
 // TestSizeRule: the wide rule draws J from M + 12..29 at third order (the
@@ -420,10 +478,15 @@ func TestSizeRules(t *testing.T) {
 	if err := second.Set("order", 2); err != nil {
 		t.Fatal(err)
 	}
+	// At second order the paper's rule is the wide one, and "both" trains
+	// the small size first: its own key, two phases.
 	paper := second
 	paper.Size = ""
-	if second.Normalize().Key() != paper.Key() || second.Normalize().EpochBudget() != c.MaxEpochs {
-		t.Error(`at second order "both" is not the paper's size rule`)
+	if n := second.Normalize(); n.Key() == paper.Key() || n.EpochBudget() != 2*c.MaxEpochs {
+		t.Error(`at second order "both" is normalized to one size`)
+	}
+	if ph := second.sizePhases(); ph[0].Size != "small" || ph[1].Size != "wide" || second.FirstSize() != "small" || c.FirstSize() != "paper" {
+		t.Errorf(`"both" phases %q, %q; first size %q at second order, %q at third`, ph[0].Size, ph[1].Size, second.FirstSize(), c.FirstSize())
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.SelectMax = 0, 0, 0, 0 },

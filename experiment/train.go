@@ -42,9 +42,11 @@ type Summary struct {
 	Params          int               `json:"params"`
 	Algorithm       string            `json:"algorithm"`
 	WallSeconds     float64           `json:"wall_seconds"` // compute time over every session of the run (an epoch lost to a kill is not counted)
-	// WideFrom (size rule "both") is the paper-size phase's epochs when no
-	// start of it passed selection and the wide phase ran after it; SizeRule
-	// is then the rule of the net the run kept, "paper" or "wide".
+	// WideFrom (size rule "both") is the first (small-size) phase's epochs
+	// when no start of it passed selection and the wide phase ran after it;
+	// SizeRule is then the rule of the net the run kept: "wide", or the
+	// first phase's, "paper" (third order: the paper's rule) or "small"
+	// (second order; Config.FirstSize).
 	WideFrom int    `json:"wide_from,omitempty"`
 	SizeRule string `json:"size_rule,omitempty"`
 }
@@ -226,7 +228,7 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 		}
 		return wide, nil
 	}
-	sum.SizeRule = "paper"
+	sum.SizeRule = cfg.FirstSize()
 	sum.TrainErrorPct, sum.SelectedEpoch = 100-100*sel.TrainAcc, sel.Epoch
 	paper, err := prepareWith(cfg, lang)
 	if err != nil {
@@ -431,13 +433,13 @@ func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
 }
 
 // size draws the size of a model whose spec has a Size rule when it is not
-// given (the NSPDA's J: M + a few, M the PDA's states; Config.Size "wide"
-// the wide rule) and makes room for the neurons of the hint program, if
+// given (the NSPDA's J: M + a few, M the PDA's states, by the rule of
+// Config.Size) and makes room for the neurons of the hint program, if
 // there is one. A run on data files has opt.Hidden set already.
 func (s *setup) size(spec nn.Spec, cfg Config, opt *nn.Options, rng *rand.Rand, hints *program.Program) error {
 	j := opt.Hidden
 	if j == 0 {
-		j = spec.Size(s.lang.PDA.M(), *opt, cfg.Size == "wide", rng)
+		j = spec.Size(s.lang.PDA.M(), *opt, cfg.sizeRule(), rng)
 	}
 	if hints != nil && j < hints.Shape.J {
 		if cfg.Hidden != 0 {

@@ -28,6 +28,16 @@ type Options struct {
 	Own ModelOptions
 }
 
+// A SizeRule says how a Spec's Size draws a model's size.
+type SizeRule int
+
+// The size rules (experiment.Config.Size).
+const (
+	SizePaper SizeRule = iota // the paper's rule
+	SizeWide                  // the wide rule
+	SizeSmall                 // the small rule
+)
+
 // Spec describes one model kind for the registry.
 type Spec struct {
 	Name        string
@@ -45,10 +55,10 @@ type Spec struct {
 	// models are Batchers on some options).
 	LockStep bool
 	// Size, if set, draws the model's size (Options.Hidden) when none is
-	// given, for a language whose PDA has m states (and says that the model
-	// takes a size rule): the NSPDA's J = M + a
-	// few. wide selects the wide rule (experiment.Config.Size).
-	Size func(m int, opt Options, wide bool, rng *rand.Rand) int
+	// given, for a language whose PDA has m states, by the rule rule (and
+	// says that the model takes a size rule): the NSPDA's J = M + a few
+	// (experiment.Config.Size).
+	Size func(m int, opt Options, rule SizeRule, rng *rand.Rand) int
 	// New builds a model with freshly initialized parameters drawn from rng.
 	New func(alphabet []rune, opt Options, rng *rand.Rand) (Model, error)
 	// Load rebuilds a model from its Config (as JSON) and parameters.

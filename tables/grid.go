@@ -450,8 +450,9 @@ var learningRecipes = []learningRecipe{
 	// The default before it selected on lengths up to 100 and took 200
 	// probes (docs/training.md, probe 20).
 	// The default before it tried the paper's size first (probe 22).
-	{"default, the wide size rule", "default", func(c *experiment.Config) { c.Size = "wide" },
-		"the default M1 runs: at second order the size rules are one"},
+	// At second order its runs are the default's before it drew the small
+	// size first there (probe 23).
+	{"default, the wide size rule", "default", func(c *experiment.Config) { c.Size = "wide" }, ""},
 	{"default, select ≤ 40, 100 probes", "default", func(c *experiment.Config) {
 		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax, c.Size = 100, 3, 1000, 0, "wide"
 	}, ""},
@@ -464,7 +465,7 @@ var learningRecipes = []learningRecipe{
 	}), ""},
 	// The default recipe before it drew J by the wide rule.
 	{"default, the paper's size rule", "default", longStarts(func(c *experiment.Config) { c.Size = "" }),
-		"the default M1 runs: at second order the two size rules are one"},
+		"the \"default, 9 long starts\" M1 runs: at second order the paper's size rule is the wide one"},
 	{"data-only", "data", nil, ""},
 	// The data recipe before it alternated stacks (and drew J by the wide
 	// rule): its stored runs keep their keys.
@@ -476,10 +477,10 @@ var learningRecipes = []learningRecipe{
 	{"default + action loss, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
 		c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
 	}), ""},
-	// The action recipe: the action row before the default took the wide
-	// size rule, with its stored runs.
-	{"action recipe", "action", nil,
-		"the default + action loss M1 runs: at second order the two size rules are one"},
+	// The action recipe: the action row with M + U(2,6) state neurons at
+	// both orders (its third-order runs are the row's before the default
+	// took the wide size rule).
+	{"action recipe", "action", nil, ""},
 }
 
 // learningBase is a recipe for one grammar and order, changed by mods, with
@@ -505,12 +506,12 @@ func learningTable(opt GridOptions) *Table {
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
-			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J by the paper's rule, and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both)). " +
-			"\"default, the wide size rule\": the default before it tried the paper's size first (J = M + U(12,29) at both orders). " +
+			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(2,6) at both orders (the paper's third-order rule), and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both)). " +
+			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
 			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack. default + action loss: the default with the PDA's stack operations as targets of " +
-			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with the paper's size rule (M + U(2,6) at third order). " +
+			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with J = M + U(2,6) at both orders (--size small; the paper's rule at third order). " +
 			"\"41 short starts (patience 5)\": --patience 5 --restarts 40 instead of 20 and 8. " +
 			"The rows \"default, the paper's size rule\" and \"data-only, digital stack only\" are those recipes before they took the wide size rule and (data) the alternating stacks, kept with their stored runs. Epochs are to the first epoch with every training string right.",
 	}

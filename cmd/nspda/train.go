@@ -86,7 +86,11 @@ config.json (other training flags are refused).`,
 				state += fmt.Sprintf("; kept the weights of epoch %d", sum.SelectedEpoch)
 			}
 			if sum.WideFrom > 0 {
-				state += fmt.Sprintf(" (the %s size's: no start of the paper's size passed selection in epochs 1–%d, and the wide size trained after them)", sum.SizeRule, sum.WideFrom)
+				first := sum.Config.FirstSize()
+				if first == "paper" {
+					first = "paper's"
+				}
+				state += fmt.Sprintf(" (the %s size's: no start of the %s size passed selection in epochs 1–%d, and the wide size trained after them)", sum.SizeRule, first, sum.WideFrom)
 			}
 			on := sum.Config.Grammar
 			if sum.Config.Data != "" {
@@ -156,7 +160,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.SelectMax, "select-max", cfg.SelectMax, "with --patience: the select split's longest string (0: 40)")
 	f.IntVar(&cfg.FirstPatience, "first-patience", cfg.FirstPatience, "with --restarts: the first start's patience (0: --patience); e.g. one long start, then short ones")
 	f.StringVar(&cfg.RestartSchedule, "restart-schedule", cfg.RestartSchedule, "with --restarts: luby gives start r the patience --patience × luby(r+1) (1, 1, 2, 1, 1, 2, 4, …: many short starts and a few long ones); empty: every start --patience")
-	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: paper (M + U(2,6) at third order, M + U(12,29) at second), wide (M + U(12,29) at both orders), or both (the paper's, then, if no start passes selection, the wide one: the default recipe's; needs --patience)")
+	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: paper (M + U(2,6) at third order, M + U(12,29) at second), wide (M + U(12,29) at both orders), small (M + U(2,6) at both orders: the action recipe's), or both (the small one, then, if no start passes selection, the wide one: the default recipe's; needs --patience)")
 	f.BoolVar(&cfg.LockStep, "lock-step", cfg.LockStep, "nspda, bptt, --batch > 1: train each minibatch in lock-step on the batched kernels (faster with GOEXPERIMENT=simd builds; other read draws, so another run; docs/performance.md)")
 }
 

@@ -37,11 +37,17 @@ var Specs = []nn.Spec{{
 	},
 }}
 
-// size draws J for a PDA of m states: M + U(2,6) at third order (the
-// paper's rule), M + U(12,29) at second order or with the wide rule.
-func size(m int, opt nn.Options, wide bool, rng *rand.Rand) int {
+// size draws J for a PDA of m states by the rule: the paper's, M + U(2,6)
+// at third order and M + U(12,29) at second; the wide rule, M + U(12,29)
+// at both orders; the small rule, M + U(2,6) at both.
+func size(m int, opt nn.Options, rule nn.SizeRule, rng *rand.Rand) int {
+	wide := rule == nn.SizeWide
+	if rule == nn.SizePaper {
+		o, err := options(opt.Own)
+		wide = err == nil && o.Order == 2
+	}
 	lo, hi := 2, 6
-	if o, err := options(opt.Own); err == nil && o.Order == 2 || wide {
+	if wide {
 		lo, hi = 12, 29
 	}
 	return m + lo + rng.IntN(hi-lo+1)
