@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/nspda/nspda/dataset"
@@ -115,7 +116,11 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if first != nil {
 		phase = 1
 	}
-	setup, err := prepareWith(phases[phase], lang)
+	data, err := prepareData(read, lang)
+	if err != nil {
+		return nil, err
+	}
+	setup, err := build(phases[phase], lang, data)
 	if err != nil {
 		return nil, err
 	}
@@ -167,14 +172,14 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 			return nil, err
 		}
 		phase, from = 1, nil
-		if setup, err = prepareWith(phases[phase], lang); err != nil {
+		if setup, err = build(phases[phase], lang, data); err != nil {
 			return nil, err
 		}
 	}
 	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
 		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, Algorithm: cfg.Algorithm()}
 	if first != nil {
-		if setup, err = bothSizes(sum, first, res, setup, phases[0], lang); err != nil {
+		if setup, err = bothSizes(sum, first, res, setup, phases[0], lang, data); err != nil {
 			return nil, err
 		}
 	}
@@ -211,9 +216,9 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 // wide phase ran (with result res, on wide), after a paper-size phase that
 // ended with checkpoint first: the epochs and characters are both phases',
 // and the run keeps the wide net only if it scored better on selection than
-// the paper-size one, which is then rebuilt (with cfg, its configuration)
-// and returned with the weights it selected.
-func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *setup, cfg Config, lang *grammar.Language) (*setup, error) {
+// the first one, which is then rebuilt (with cfg, its configuration, on the
+// run's data) and returned with the weights it selected.
+func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *setup, cfg Config, lang *grammar.Language, data *runData) (*setup, error) {
 	sum.WideFrom = first.Epoch
 	sum.Converged = first.Converged || res.Converged
 	sum.Epochs, sum.Chars = first.Epoch+res.Epochs, first.Chars+res.Chars
@@ -230,7 +235,7 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 	}
 	sum.SizeRule = cfg.FirstSize()
 	sum.TrainErrorPct, sum.SelectedEpoch = 100-100*sel.TrainAcc, sel.Epoch
-	paper, err := prepareWith(cfg, lang)
+	paper, err := build(cfg, lang, data)
 	if err != nil {
 		return nil, err
 	}
@@ -269,11 +274,51 @@ func prepare(cfg Config) (*setup, error) {
 // prepareWith is prepare on the language lang (cfg's grammar, as loaded or
 // pinned).
 func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
-	spec, err := model.Lookup(cfg.Model)
+	data, err := prepareData(cfg, lang)
 	if err != nil {
 		return nil, err
 	}
+	return build(cfg, lang, data)
+}
+
+// runData is a run's data: its splits, and their examples with the targets
+// the configuration's losses need. It does not depend on the network, so
+// the phases of a run of the size rule "both" share it; training reads it
+// and does not change it.
+type runData struct {
+	trainSet, validSet, selSet []dataset.Example
+	train, valid, sel          []train.Example // sel: with Patience only
+}
+
+// prepareData generates (or reads) cfg's splits on lang and makes their
+// examples, with per-step targets from the PDA where cfg's losses need them.
+func prepareData(cfg Config, lang *grammar.Language) (*runData, error) {
+	if _, err := model.Lookup(cfg.Model); err != nil {
+		return nil, err
+	}
 	trainSet, validSet, selSet, err := splits(cfg, lang)
+	if err != nil {
+		return nil, err
+	}
+	var oracle *grammar.Oracle
+	if cfg.needsPDA() {
+		if oracle, err = grammar.NewOracle(lang.PDA); err != nil {
+			return nil, err
+		}
+	}
+	d := &runData{trainSet: trainSet, validSet: validSet, selSet: selSet,
+		train: examples(lang, trainSet, cfg), valid: examples(lang, validSet, cfg)}
+	addTargets(d.train, cfg, oracle)
+	if cfg.Patience > 0 {
+		d.sel = examples(lang, selSet, cfg)
+	}
+	return d, nil
+}
+
+// build makes cfg's network (with its hints) and settings on the run's
+// data d, deterministically.
+func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
+	spec, err := model.Lookup(cfg.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -313,14 +358,7 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 	if err := s.initialize(cfg, s.net.Params(), hints); err != nil {
 		return nil, err
 	}
-	var oracle *grammar.Oracle
-	if cfg.needsPDA() {
-		if oracle, err = grammar.NewOracle(lang.PDA); err != nil {
-			return nil, err
-		}
-	}
-	s.env = train.Env{Net: s.net, Train: examples(lang, trainSet, cfg), Valid: examples(lang, validSet, cfg)}
-	addTargets(s.env.Train, cfg, oracle)
+	s.env = train.Env{Net: s.net, Train: d.train, Valid: d.valid}
 	if t, ok := s.net.(train.Tensored); ok && spec.HigherOrder {
 		s.env.Tensors = t.NoiseMatrices()
 	}
@@ -332,11 +370,12 @@ func prepareWith(cfg Config, lang *grammar.Language) (*setup, error) {
 	if _, ok := s.net.(nn.ClassifierMaker); ok {
 		s.env.EvalWorkers = runtime.GOMAXPROCS(0) // independent classifiers
 	}
+	seen := slices.Concat(d.trainSet, d.validSet)
 	if cfg.Patience > 0 {
-		s.env.Select = examples(lang, selSet, cfg)
-		validSet = append(validSet, selSet...)
+		s.env.Select = d.sel
+		seen = append(seen, d.selSet...)
 	}
-	reserve(s.net, append(trainSet, validSet...))
+	reserve(s.net, seen)
 	s.env.Obj = objective(cfg, lang.PDA.L(), s.net.StateSize(), rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("heads"))))
 	s.env.Init = func(r int) error {
 		// Restart r draws from its own streams; the shapes are those of
