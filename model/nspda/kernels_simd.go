@@ -215,47 +215,82 @@ func kGrad(gW []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
 	}
 }
 
-// kGrad8 is kGrad on AVX-512: for each (j, i), the products of R rows
-// are folded to four lanes, four rows at a time summed by a transposing
-// reduction.
+// kGrad8 is kGrad on AVX-512. For each state neuron j, the weights of two
+// outputs i and four read neurons k are summed over every chunk in eight
+// registers (each chunk's four product rows and two output-gradient rows
+// loaded once for eight fused multiply-adds), then folded to four lanes and
+// reduced four at a time by a transposing reduction; leftover k and i run in
+// narrower blocks. (Four outputs, sixteen registers, ran slower: the compiler
+// spilled them.)
 func kGrad8(gW []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
 	ds, zs := nout*8, J*R*8
 	for j := 0; j < J; j++ {
 		g := gW[wb+j*js : wb+j*js+nout*R]
-		z := zr[j*R*8 : (j+1)*R*8]
-		for i := 0; i < nout; i++ {
-			d := load8(dout[i*8 : i*8+8])
-			gi := g[i*R : i*R+R]
+		zoff := j * R * 8
+		i := 0
+		for ; i+2 <= nout; i += 2 {
 			k := 0
-			for ; k+4 <= len(gi); k += 4 {
-				a0, a1 := d.Mul(load8(z[k*8:k*8+8])), d.Mul(load8(z[k*8+8:k*8+16]))
-				a2, a3 := d.Mul(load8(z[k*8+16:k*8+24])), d.Mul(load8(z[k*8+24:k*8+32]))
-				for c := 1; c < nc; c++ {
-					dc := load8(dout[c*ds+i*8 : c*ds+i*8+8])
-					zc := zr[c*zs+(j*R+k)*8 : c*zs+(j*R+k)*8+32]
-					a0 = dc.MulAdd(load8(zc[0:8]), a0)
-					a1 = dc.MulAdd(load8(zc[8:16]), a1)
-					a2 = dc.MulAdd(load8(zc[16:24]), a2)
-					a3 = dc.MulAdd(load8(zc[24:32]), a3)
+			for ; k+4 <= R; k += 4 {
+				var a00, a01, a02, a03, a10, a11, a12, a13 archsimd.Float64x8
+				for c := 0; c < nc; c++ {
+					z := zr[c*zs+zoff+k*8 : c*zs+zoff+k*8+32]
+					d := dout[c*ds+i*8 : c*ds+i*8+16]
+					z0, z1, z2, z3 := load8(z[0:8]), load8(z[8:16]), load8(z[16:24]), load8(z[24:32])
+					d0, d1 := load8(d[0:8]), load8(d[8:16])
+					a00, a01, a02, a03 = d0.MulAdd(z0, a00), d0.MulAdd(z1, a01), d0.MulAdd(z2, a02), d0.MulAdd(z3, a03)
+					a10, a11, a12, a13 = d1.MulAdd(z0, a10), d1.MulAdd(z1, a11), d1.MulAdd(z2, a12), d1.MulAdd(z3, a13)
 				}
-				h1 := fold(a0).AddPairsGrouped(fold(a1))
-				h2 := fold(a2).AddPairsGrouped(fold(a3))
-				sum := h1.Select128FromPair(0, 2, h2).Add(h1.Select128FromPair(1, 3, h2))
-				gp := (*[4]float64)(gi[k : k+4])
-				archsimd.LoadFloat64x4(gp).Add(sum).Store(gp)
+				addReduced4(g[i*R+k:], a00, a01, a02, a03)
+				addReduced4(g[(i+1)*R+k:], a10, a11, a12, a13)
 			}
-			for ; k < len(gi); k++ {
-				a := d.Mul(load8(z[k*8 : k*8+8]))
-				for c := 1; c < nc; c++ {
-					o := c*zs + (j*R+k)*8
-					a = load8(dout[c*ds+i*8:c*ds+i*8+8]).MulAdd(load8(zr[o:o+8]), a)
+			for ; k < R; k++ {
+				var a0, a1 archsimd.Float64x8
+				for c := 0; c < nc; c++ {
+					z := load8(zr[c*zs+zoff+k*8 : c*zs+zoff+k*8+8])
+					d := dout[c*ds+i*8 : c*ds+i*8+16]
+					a0, a1 = load8(d[0:8]).MulAdd(z, a0), load8(d[8:16]).MulAdd(z, a1)
 				}
-				v := fold(a)
-				w := v.GetLo().Add(v.GetHi())
-				gi[k] += w.AddPairs(w).GetElem(0)
+				g[i*R+k] += hsum8(a0)
+				g[(i+1)*R+k] += hsum8(a1)
+			}
+		}
+		for ; i < nout; i++ {
+			k := 0
+			for ; k+4 <= R; k += 4 {
+				var a0, a1, a2, a3 archsimd.Float64x8
+				for c := 0; c < nc; c++ {
+					z := zr[c*zs+zoff+k*8 : c*zs+zoff+k*8+32]
+					d := load8(dout[c*ds+i*8 : c*ds+i*8+8])
+					a0, a1 = d.MulAdd(load8(z[0:8]), a0), d.MulAdd(load8(z[8:16]), a1)
+					a2, a3 = d.MulAdd(load8(z[16:24]), a2), d.MulAdd(load8(z[24:32]), a3)
+				}
+				addReduced4(g[i*R+k:], a0, a1, a2, a3)
+			}
+			for ; k < R; k++ {
+				var a archsimd.Float64x8
+				for c := 0; c < nc; c++ {
+					a = load8(dout[c*ds+i*8:c*ds+i*8+8]).MulAdd(load8(zr[c*zs+zoff+k*8:c*zs+zoff+k*8+8]), a)
+				}
+				g[i*R+k] += hsum8(a)
 			}
 		}
 	}
+}
+
+// addReduced4 adds the lane sums of a0, a1, a2 and a3 into g[0:4].
+func addReduced4(g []float64, a0, a1, a2, a3 archsimd.Float64x8) {
+	h1 := fold(a0).AddPairsGrouped(fold(a1))
+	h2 := fold(a2).AddPairsGrouped(fold(a3))
+	sum := h1.Select128FromPair(0, 2, h2).Add(h1.Select128FromPair(1, 3, h2))
+	gp := (*[4]float64)(g[:4])
+	archsimd.LoadFloat64x4(gp).Add(sum).Store(gp)
+}
+
+// hsum8 is the sum of a's lanes.
+func hsum8(a archsimd.Float64x8) float64 {
+	v := fold(a)
+	w := v.GetLo().Add(v.GetHi())
+	return w.AddPairs(w).GetElem(0)
 }
 
 func fold(a archsimd.Float64x8) archsimd.Float64x4 { return a.GetLo().Add(a.GetHi()) }
