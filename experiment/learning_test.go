@@ -157,12 +157,12 @@ func metricLines(t *testing.T, dir string) []train.Metrics {
 	return out
 }
 
-// TestSizeBoth: a run of the size rule "both" whose paper-size phase fails
-// selection is that phase's run (the paper's size rule alone), then the
-// wide rule's run, its metrics numbered on after the first's; it keeps the
-// net of the two that selection scores better, and says which. Killed in
-// either phase, or between them, and resumed, it ends byte for byte as the
-// uninterrupted run.
+// TestSizeBoth: a run of the size rule "both" whose first phase fails
+// selection is that phase's run (the small size rule alone: the paper's at
+// third order), then the wide rule's run, its metrics numbered on after the
+// first's; it keeps the net of the two that selection scores better, and
+// says which. Killed in either phase, or between them, and resumed, it ends
+// byte for byte as the uninterrupted run. At both orders.
 func TestSizeBoth(t *testing.T) {
 	// Palindromes seed 1 keep the wide net, Dyck-2 seed 2 the paper-size one.
 	keeps := map[string]bool{}
@@ -177,13 +177,20 @@ func TestSizeBoth(t *testing.T) {
 	if !keeps["paper"] || !keeps["wide"] {
 		t.Errorf("the cases kept %v, want both nets", keeps)
 	}
+	// At second order the first phase is the small size (M + U(2,6)), not
+	// the paper's second-order rule.
+	cfg := bothConfig()
+	setOpts(&cfg, "order", 2)
+	if kept := sizeBoth(t, cfg); kept != "small" && kept != "wide" {
+		t.Errorf("second order kept the %q net", kept)
+	}
 }
 
 // sizeBoth checks TestSizeBoth's properties of cfg and returns the size rule
 // of the net it kept.
 func sizeBoth(t *testing.T, cfg Config) string {
 	paper, wide := cfg, cfg
-	paper.Size, wide.Size = "", "wide"
+	paper.Size, wide.Size = "small", "wide"
 	dirs := map[string]string{}
 	sums := map[string]*Summary{}
 	for name, c := range map[string]Config{"both": cfg, "paper": paper, "wide": wide} {
@@ -219,16 +226,20 @@ func sizeBoth(t *testing.T, cfg Config) string {
 	}
 	kept := "wide"
 	if !(w.TrainErrorPct+100-*selectAcc(t, dirs["wide"], w.SelectedEpoch) < p.TrainErrorPct+100-*selectAcc(t, dirs["paper"], p.SelectedEpoch)) {
-		kept = "paper"
+		kept = cfg.FirstSize()
 	}
-	t.Logf("paper-size phase %d epochs (J %d), wide %d (J %d); kept %s", p.Epochs, p.J, w.Epochs, w.J, both.SizeRule)
+	t.Logf("first (small-size) phase %d epochs (J %d), wide %d (J %d); kept %s", p.Epochs, p.J, w.Epochs, w.J, both.SizeRule)
 	if both.SizeRule != kept {
 		t.Errorf("kept the %s net, want the %s one", both.SizeRule, kept)
 	}
-	if !bytes.Equal(read(t, filepath.Join(dirs["both"], ModelFile)), read(t, filepath.Join(dirs[kept], ModelFile))) {
+	run := "paper" // the single-size run of the kept net
+	if kept == "wide" {
+		run = "wide"
+	}
+	if !bytes.Equal(read(t, filepath.Join(dirs["both"], ModelFile)), read(t, filepath.Join(dirs[run], ModelFile))) {
 		t.Errorf("model.json is not the %s run's", kept)
 	}
-	if j := map[string]int{"paper": p.J, "wide": w.J}[kept]; both.J != j || both.Epochs != p.Epochs+w.Epochs && !both.Converged {
+	if j := map[string]int{"paper": p.J, "wide": w.J}[run]; both.J != j || both.Epochs != p.Epochs+w.Epochs && !both.Converged {
 		t.Errorf("J %d (want %d), epochs %d", both.J, j, both.Epochs)
 	}
 	if exists(filepath.Join(dirs["both"], paperSizeFile)) {
