@@ -100,7 +100,7 @@ func TestRecipes(t *testing.T) {
 // metrics and model, byte for byte).
 func TestDataTrainsLikeGrammar(t *testing.T) {
 	cfg, _ := Recipe("data")
-	cfg.Hidden, cfg.MaxEpochs, cfg.Patience, cfg.Restarts = 6, 3, 2, 1
+	cfg.Hidden, cfg.MaxEpochs, cfg.Patience, cfg.Restarts, cfg.Size = 6, 3, 2, 1, ""
 	cfg.Positives, cfg.Negatives, cfg.Tests = 80, 80, nil
 	lang, _ := grammar.Builtin(cfg.Grammar)
 	files := t.TempDir()

@@ -127,6 +127,11 @@ func FairRecipe(modelName, grammar string, order int, rounding bool) experiment.
 	setIf(&c, "order", order)
 	if spec.Size == nil {
 		c.Size = ""
+	} else {
+		// The search sets J, so the NSPDA's size rule draws nothing;
+		// "wide", the data recipe's rule when this grid was built,
+		// keeps its keys ("both" would need no Hidden).
+		c.Size = "wide"
 	}
 	return c.Normalize()
 }

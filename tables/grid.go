@@ -467,6 +467,9 @@ var learningRecipes = []learningRecipe{
 	{"default, the paper's size rule", "default", longStarts(func(c *experiment.Config) { c.Size = "" }),
 		"the \"default, 9 long starts\" M1 runs: at second order the paper's size rule is the wide one"},
 	{"data-only", "data", nil, ""},
+	// The data recipe before it took the default's size rule, the small
+	// size first (training.md, probe 24), with its stored runs.
+	{"data-only, the wide size rule", "data", func(c *experiment.Config) { c.Size = "wide" }, ""},
 	// The data recipe before it alternated stacks (and drew J by the wide
 	// rule): its stored runs keep their keys.
 	{"data-only, digital stack only", "data", func(c *experiment.Config) {
@@ -510,7 +513,8 @@ func learningTable(opt GridOptions) *Table {
 			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
-			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack. default + action loss: the default with the PDA's stack operations as targets of " +
+			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack, J as the default's (--size both). " +
+			"\"data-only, the wide size rule\": the data recipe before it took the default's size rule (J = M + U(12,29)). default + action loss: the default with the PDA's stack operations as targets of " +
 			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with J = M + U(2,6) at both orders (--size small; the paper's rule at third order). " +
 			"\"41 short starts (patience 5)\": --patience 5 --restarts 40 instead of 20 and 8. " +
 			"The rows \"default, the paper's size rule\" and \"data-only, digital stack only\" are those recipes before they took the wide size rule and (data) the alternating stacks, kept with their stored runs. Epochs are to the first epoch with every training string right.",

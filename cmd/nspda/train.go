@@ -160,7 +160,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.SelectMax, "select-max", cfg.SelectMax, "with --patience: the select split's longest string (0: 40)")
 	f.IntVar(&cfg.FirstPatience, "first-patience", cfg.FirstPatience, "with --restarts: the first start's patience (0: --patience); e.g. one long start, then short ones")
 	f.StringVar(&cfg.RestartSchedule, "restart-schedule", cfg.RestartSchedule, "with --restarts: luby gives start r the patience --patience × luby(r+1) (1, 1, 2, 1, 1, 2, 4, …: many short starts and a few long ones); empty: every start --patience")
-	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: paper (M + U(2,6) at third order, M + U(12,29) at second), wide (M + U(12,29) at both orders), small (M + U(2,6) at both orders: the action recipe's), or both (the small one, then, if no start passes selection, the wide one: the default recipe's; needs --patience)")
+	f.StringVar(&cfg.Size, "size", cfg.Size, "nspda: the rule that draws J when --hidden is not given: paper (M + U(2,6) at third order, M + U(12,29) at second), wide (M + U(12,29) at both orders), small (M + U(2,6) at both orders: the action recipe's), or both (the small one, then, if no start passes selection, the wide one: the default and data recipes'; needs --patience; a recipe's both gives way to --hidden, and without --patience to small)")
 	f.BoolVar(&cfg.LockStep, "lock-step", cfg.LockStep, "nspda, bptt, --batch > 1: train each minibatch in lock-step on the batched kernels (faster with GOEXPERIMENT=simd builds; other read draws, so another run; docs/performance.md)")
 }
 
@@ -242,6 +242,17 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	}
 	if spec.Size == nil && !changed("size") {
 		cfg.Size = ""
+	}
+	// A recipe's size rule "both" needs selection to choose between its two
+	// sizes and no --hidden: --hidden gives J, and without selection the run
+	// trains the first size, the small one.
+	if cfg.Size == "both" && !changed("size") {
+		switch {
+		case cfg.Hidden != 0:
+			cfg.Size = ""
+		case cfg.Patience == 0:
+			cfg.Size = "small"
+		}
 	}
 	if err := pend.apply(cfg); err != nil {
 		return err

@@ -118,10 +118,27 @@ func TestTrainDivergesExit1(t *testing.T) {
 	}
 }
 
+// TestTrainHidden: --hidden gives J, in place of the recipe's size rule.
+func TestTrainHidden(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "run")
+	if _, errs, code := cli(t, "train", "--hidden", "11", "--max-epochs", "1", "--quiet", "--out", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	cfg, err := experiment.ReadConfig(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := os.ReadFile(filepath.Join(out, "model.json"))
+	if err != nil || cfg.Size != "" || cfg.Hidden != 11 || !strings.Contains(string(m), `"J": 11,`) {
+		t.Errorf("config %+v, model J = 11: %v", cfg, err)
+	}
+}
+
 // TestTrainData: `train --data` on splits that `generate` wrote: with
 // --select it takes the data recipe whole (selection, restarts, the
-// alternating stacks, the wide size rule's J = 20); without, one start on
-// the digital stack; the errors come per test file.
+// alternating stacks, the size rule "both": J = 8, then 20 if no start of
+// 8 passes selection); without, one start on the digital stack with J = 8;
+// the errors come per test file.
 func TestTrainData(t *testing.T) {
 	dir := t.TempDir()
 	gen := func(split, name string, n int) string {
@@ -151,11 +168,14 @@ func TestTrainData(t *testing.T) {
 			t.Fatal(err)
 		}
 		soft := cfg.Option("soft_stack") == true && cfg.Option("soft_alternate") == true && cfg.Patience > 0 && cfg.LMWeight > 0
-		if soft != withSelect || cfg.Size != "wide" {
+		size := map[bool]string{true: "both", false: ""}[withSelect]
+		if soft != withSelect || cfg.Size != size {
 			t.Errorf("select %v: config %+v", withSelect, cfg)
 		}
-		if m, err := os.ReadFile(filepath.Join(out, "model.json")); err != nil || !strings.Contains(string(m), `"J": 20`) {
-			t.Errorf("select %v: model is not J = 20 (%v)", withSelect, err)
+		m, err := os.ReadFile(filepath.Join(out, "model.json"))
+		j8, j20 := strings.Contains(string(m), `"J": 8,`), strings.Contains(string(m), `"J": 20,`)
+		if err != nil || !j8 && !(withSelect && j20) {
+			t.Errorf("select %v: model is not J = 8 (or 20 after selection) (%v)", withSelect, err)
 		}
 	}
 }
