@@ -207,6 +207,29 @@ func TestSoftStackConfig(t *testing.T) {
 	)
 }
 
+// checkDraws prepares cfg under the size rule for seeds 1–20, checks that
+// every J lies in M+lo..M+hi (M the grammar's PDA states), and returns how
+// many distinct sizes it drew.
+func checkDraws(t *testing.T, cfg Config, rule string, lo, hi int) int {
+	t.Helper()
+	lang, _ := grammar.Builtin(cfg.Grammar)
+	m := lang.PDA.M()
+	seen := map[int]bool{}
+	for seed := uint64(1); seed <= 20; seed++ {
+		c := cfg
+		c.Seed, c.Size = seed, rule
+		s, err := prepare(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.j < m+lo || s.j > m+hi {
+			t.Fatalf("seed %d: %s J = %d, outside M+%d..M+%d (M = %d)", seed, rule, s.j, lo, hi, m)
+		}
+		seen[s.j] = true
+	}
+	return len(seen)
+}
+
 // TestSmallSizeRule: the small rule draws J from M + 2..6 at second order
 // (where the paper's rule draws M + 12..29) and as the paper's rule at third
 // order, where its key is the paper rule's; on data files it is the paper's
@@ -214,20 +237,12 @@ func TestSoftStackConfig(t *testing.T) {
 func TestSmallSizeRule(t *testing.T) {
 	cfg := small()
 	setOpts(&cfg, "order", 2, "hints", 0)
-	lang, _ := grammar.Builtin(cfg.Grammar)
-	m := lang.PDA.M()
-	seen := map[int]bool{}
+	if n := checkDraws(t, cfg, "small", 2, 6); n < 4 {
+		t.Errorf("20 seeds drew only %d sizes", n)
+	}
 	for seed := uint64(1); seed <= 20; seed++ {
 		c := cfg
 		c.Seed, c.Size = seed, "small"
-		s, err := prepare(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.j < m+2 || s.j > m+6 {
-			t.Fatalf("seed %d: small J = %d at second order, outside M+2..M+6 (M = %d)", seed, s.j, m)
-		}
-		seen[s.j] = true
 		third, paper := c, c
 		setOpts(&third, "order", 3)
 		setOpts(&paper, "order", 3)
@@ -246,9 +261,6 @@ func TestSmallSizeRule(t *testing.T) {
 		if third.Normalize().Key() != paper.Key() {
 			t.Fatal("at third order the small rule is the paper's, but its normalized key differs")
 		}
-	}
-	if len(seen) < 4 {
-		t.Errorf("20 seeds drew only %d sizes", len(seen))
 	}
 	sm := cfg
 	sm.Size = "small"
@@ -270,25 +282,8 @@ func TestSmallSizeRule(t *testing.T) {
 func TestSizeRule(t *testing.T) {
 	cfg := small()
 	setOpts(&cfg, "order", 3, "hints", 0)
-	m := 0
-	if lang, ok := grammar.Builtin(cfg.Grammar); ok {
-		m = lang.PDA.M()
-	}
-	seen := map[int]bool{}
-	for seed := uint64(1); seed <= 20; seed++ {
-		c := cfg
-		c.Seed, c.Size = seed, "wide"
-		s, err := prepare(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if s.j < m+12 || s.j > m+29 {
-			t.Fatalf("seed %d: wide J = %d, outside M+12..M+29 (M = %d)", seed, s.j, m)
-		}
-		seen[s.j] = true
-	}
-	if len(seen) < 5 {
-		t.Errorf("20 seeds drew only %d sizes", len(seen))
+	if n := checkDraws(t, cfg, "wide", 12, 29); n < 5 {
+		t.Errorf("20 seeds drew only %d sizes", n)
 	}
 	wide := cfg
 	wide.Size = "wide"
