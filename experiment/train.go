@@ -213,8 +213,8 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 }
 
 // bothSizes completes the summary of a run of the size rule "both" whose
-// wide phase ran (with result res, on wide), after a paper-size phase that
-// ended with checkpoint first: the epochs and characters are both phases',
+// wide phase ran (with result res, on wide), after a first (small-size)
+// phase that ended with checkpoint first: the epochs and characters are both phases',
 // and the run keeps the wide net only if it scored better on selection than
 // the first one, which is then rebuilt (with cfg, its configuration, on the
 // run's data) and returned with the weights it selected.
@@ -235,15 +235,15 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 	}
 	sum.SizeRule = cfg.FirstSize()
 	sum.TrainErrorPct, sum.SelectedEpoch = 100-100*sel.TrainAcc, sel.Epoch
-	paper, err := build(cfg, lang, data)
+	kept, err := build(cfg, lang, data)
 	if err != nil {
 		return nil, err
 	}
-	if len(sel.Params) != len(paper.net.Params()) {
-		return nil, fmt.Errorf("%s has %d parameters, the paper-size net %d", paperSizeFile, len(sel.Params), len(paper.net.Params()))
+	if len(sel.Params) != len(kept.net.Params()) {
+		return nil, fmt.Errorf("%s has %d parameters, the %s-size net %d", paperSizeFile, len(sel.Params), sum.SizeRule, len(kept.net.Params()))
 	}
-	copy(paper.net.Params(), sel.Params)
-	return paper, nil
+	copy(kept.net.Params(), sel.Params)
+	return kept, nil
 }
 
 // readPaperSize reads the paper-size phase's last checkpoint of a run of the
@@ -293,9 +293,6 @@ type runData struct {
 // prepareData generates (or reads) cfg's splits on lang and makes their
 // examples, with per-step targets from the PDA where cfg's losses need them.
 func prepareData(cfg Config, lang *grammar.Language) (*runData, error) {
-	if _, err := model.Lookup(cfg.Model); err != nil {
-		return nil, err
-	}
 	trainSet, validSet, selSet, err := splits(cfg, lang)
 	if err != nil {
 		return nil, err

@@ -308,7 +308,7 @@ func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 	case st.Epoch == 0:
 		fmt.Fprintf(w, "resuming %s: no epoch was finished, starting from the beginning\n", dir)
 	case st.WideFrom > 0:
-		fmt.Fprintf(w, "resuming %s after epoch %d: the wide size's epoch %d of %d, after the paper size's %d\n", dir, st.Epoch, st.Epoch-st.WideFrom, cfg.MaxEpochs, st.WideFrom)
+		fmt.Fprintf(w, "resuming %s after epoch %d: the wide size's epoch %d of %d, after the %s size's %d\n", dir, st.Epoch, st.Epoch-st.WideFrom, cfg.MaxEpochs, cfg.FirstSize(), st.WideFrom)
 	default:
 		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.MaxEpochs)
 	}
