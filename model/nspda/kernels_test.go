@@ -94,6 +94,27 @@ func BenchmarkKernels(b *testing.B) {
 	}
 }
 
+// BenchmarkKGrad measures kGrad alone on the chunk counts it sees in
+// training: a symbol's 36 chunks of a lock-step backward pass (288 lanes),
+// at J = 8 and 32 (R = 5, as Dyck-2).
+func BenchmarkKGrad(b *testing.B) {
+	for _, v := range kernelVariants() {
+		for _, J := range []int{8, 32} {
+			const np = 288
+			W, zr, dout, wb, js, R := kernelCase(J, np, 1)
+			gW := make([]float64, len(W))
+			b.Run(fmt.Sprintf("%s/J%d", v.name, J), func(b *testing.B) {
+				v.set()
+				defer kernelVariants()[0].set()
+				for b.Loop() {
+					kGrad(gW, wb, js, R, J, J, dout, zr, np/lanes)
+				}
+				b.ReportMetric(float64(2*J*J*R*np)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
+}
+
 // TestDsigmoid: the compiled σ' agrees with e/(1+e)², e = exp(−|v|), to
 // 1e-12 relative over |v| ≤ 700 (and stays finite and tiny beyond); the
 // σ(1 − σ) of the plain-Go and AVX2 paths (Net.Step's formula) to 1e-15
