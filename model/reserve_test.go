@@ -7,6 +7,7 @@ import (
 
 	"github.com/nspda/nspda/model/nnpda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 // TestClassifierReserves checks that the classifier `nspda eval` and
@@ -100,4 +101,65 @@ func unreserved(m nn.Model, syms []int) float64 {
 		s, s2 = s2, s
 	}
 	return nn.Sigmoid(o)
+}
+
+// TestReserveGradientExact checks that a memory reserved for more symbols
+// than a string has gives the string's loss and gradient bit for bit, for
+// every model with a sized memory (the Reserver contract, for training as
+// well as for reading).
+func TestReserveGradientExact(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		set  map[string]any
+	}{
+		{"stack-rnn", nil}, {"list-rnn", nil},
+		{"nnpda", map[string]any{"order": 2}}, {"nnpda", map[string]any{"order": 3}},
+		{"nspda", map[string]any{"order": 3, "soft_stack": true}},
+		{"nspda", map[string]any{"order": 2, "soft_stack": true}},
+	} {
+		spec, err := Lookup(c.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := range uint64(4) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			syms := make([]int, 4+rng.IntN(9))
+			for k := range syms {
+				syms[k] = rng.IntN(2)
+			}
+			cs := nntest.Case{Syms: syms, Label: float64(seed % 2), Refine: 1 + int(seed%2), Seed: seed}
+			var loss [2]float64
+			var grad [2][]float64
+			var size [2]int
+			var w []float64
+			for i, depth := range []int{len(syms), 45} {
+				m, err := spec.New([]rune("ab"), opts(spec, 0, c.set), rand.New(rand.NewPCG(seed, 1)))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if w == nil {
+					w = make([]float64, len(m.Params()))
+					for p := range w {
+						w[p] = rng.NormFloat64()
+					}
+				}
+				copy(m.Params(), w)
+				m.(nn.Reserver).Reserve(depth)
+				grad[i], size[i] = make([]float64, len(w)), m.StateSize()
+				loss[i] = nntest.Gradient(m, cs, grad[i])
+			}
+			if size[0] == size[1] {
+				t.Fatalf("%s %v: the state has %d values for %d symbols and for 45; the test shows nothing", c.name, c.set, size[0], len(syms))
+			}
+			if math.Float64bits(loss[0]) != math.Float64bits(loss[1]) {
+				t.Errorf("%s %v seed %d: loss %v reserved for %d symbols, %v for 45", c.name, c.set, seed, loss[0], len(syms), loss[1])
+			}
+			for p := range grad[0] {
+				if math.Float64bits(grad[0][p]) != math.Float64bits(grad[1][p]) {
+					t.Errorf("%s %v seed %d: gradient %d is %v reserved for %d symbols, %v for 45", c.name, c.set, seed, p, grad[0][p], len(syms), grad[1][p])
+					break
+				}
+			}
+		}
+	}
 }

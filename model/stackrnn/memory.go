@@ -87,37 +87,60 @@ func listActions(n, head int) []action {
 	}
 }
 
+// span returns the part [lo, hi) of the move's range whose source cell
+// i+k lies inside a memory of n cells; the rest reads outside it. The loops
+// below run the outside parts and the inside part in ascending i, as one
+// loop with a bounds test per cell would (the same sums, bit for bit).
+func (mv move) span(n int) (lo, hi int) {
+	lo = min(max(mv.lo, -mv.k), mv.hi)
+	return lo, max(min(mv.hi, n-mv.k), lo)
+}
+
 // apply adds a·src[i+k] into dst[i] over the move's range, reading fill
 // outside src.
 func (mv move) apply(dst, src []float64, a, fill float64) {
-	for i := mv.lo; i < mv.hi; i++ {
-		v := fill
-		if j := i + mv.k; j >= 0 && j < len(src) {
-			v = src[j]
+	lo, hi := mv.span(len(src))
+	for i := mv.lo; i < lo; i++ {
+		dst[i] += a * fill
+	}
+	if hi > lo {
+		in, d := src[lo+mv.k:hi+mv.k], dst[lo:hi]
+		for i, v := range in {
+			d[i] += a * v
 		}
-		dst[i] += a * v
+	}
+	for i := hi; i < mv.hi; i++ {
+		dst[i] += a * fill
 	}
 }
 
 // applyT is the transpose of apply's linear part: it adds a·w[i] into
 // dsrc[i+k] over the range.
 func (mv move) applyT(dsrc, w []float64, a float64) {
-	for i := mv.lo; i < mv.hi; i++ {
-		if j := i + mv.k; j >= 0 && j < len(dsrc) {
-			dsrc[j] += a * w[i]
+	lo, hi := mv.span(len(dsrc))
+	if hi > lo {
+		out, in := dsrc[lo+mv.k:hi+mv.k], w[lo:hi]
+		for i, v := range in {
+			out[i] += a * v
 		}
 	}
 }
 
 // dot returns Σ_i w[i]·src[i+k] over the range, reading Empty outside src.
 func (mv move) dot(w, src []float64) float64 {
+	lo, hi := mv.span(len(src))
 	s := 0.0
-	for i := mv.lo; i < mv.hi; i++ {
-		v := Empty
-		if j := i + mv.k; j >= 0 && j < len(src) {
-			v = src[j]
+	for i := mv.lo; i < lo; i++ {
+		s += w[i] * Empty
+	}
+	if hi > lo {
+		in, ws := src[lo+mv.k:hi+mv.k], w[lo:hi]
+		for i, v := range in {
+			s += ws[i] * v
 		}
-		s += w[i] * v
+	}
+	for i := hi; i < mv.hi; i++ {
+		s += w[i] * Empty
 	}
 	return s
 }

@@ -307,3 +307,52 @@ func learn(net nn.Model, steps int) (first, last float64) {
 	}
 	return first, mean()
 }
+
+// TestMoveLoopsExact checks apply, applyT and dot, which split a move's
+// range into the cells read inside and outside the memory, against one loop
+// with a bounds test per cell: the same values, bit for bit, for every range
+// and shift of a small memory.
+func TestMoveLoopsExact(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const n = 6
+	vec := func() []float64 {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v
+	}
+	for lo := 0; lo <= n; lo++ {
+		for hi := lo; hi <= n; hi++ {
+			for k := -n - 1; k <= n+1; k++ {
+				mv := move{lo, hi, k}
+				src, w, a := vec(), vec(), rng.NormFloat64()
+				got, want := vec(), []float64(nil)
+				want = slices.Clone(got)
+				mv.apply(got, src, a, Empty)
+				for i := lo; i < hi; i++ {
+					v := Empty
+					if j := i + k; j >= 0 && j < n {
+						v = src[j]
+					}
+					want[i] += a * v
+				}
+				gotT := vec()
+				wantT := slices.Clone(gotT)
+				mv.applyT(gotT, w, a)
+				s := 0.0
+				for i := lo; i < hi; i++ {
+					if j := i + k; j >= 0 && j < n {
+						wantT[j] += a * w[i]
+						s += w[i] * src[j]
+					} else {
+						s += w[i] * Empty
+					}
+				}
+				if !slices.Equal(got, want) || !slices.Equal(gotT, wantT) || mv.dot(w, src) != s {
+					t.Fatalf("move %+v: apply %v want %v, applyT %v want %v, dot %v want %v", mv, got, want, gotT, wantT, mv.dot(w, src), s)
+				}
+			}
+		}
+	}
+}
