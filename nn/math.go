@@ -23,6 +23,15 @@ func Dot(a, b []float64) float64 {
 	return s
 }
 
+// NonzeroLen is the length of v without its trailing zeros.
+func NonzeroLen(v []float64) int {
+	n := len(v)
+	for n > 0 && v[n-1] == 0 {
+		n--
+	}
+	return n
+}
+
 // Zero sets every element of v to 0.
 func Zero(v []float64) {
 	for i := range v {

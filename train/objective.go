@@ -52,16 +52,21 @@ func (h *Head) Init(scale float64, rng *rand.Rand) {
 	clear(h.Params[h.C*h.S:])
 }
 
-// logits sets h.u = W·s + b.
-func (h *Head) logits(s []float64) {
+// logits sets h.u = W·s + b; s[n:] is zero, and the sums skip it. The
+// state's trailing zeros are the superposition stack's cells below its
+// deepest push, and all of them on a digital start (design.md, section 8b):
+// a sum that starts at +0 is never −0, so adding w·0 = ±0 to it changes
+// nothing, and skipping them gives the same logits bit for bit.
+func (h *Head) logits(s []float64, n int) {
 	W, b := h.Params[:h.C*h.S], h.Params[h.C*h.S:]
 	for c := range h.u {
-		h.u[c] = b[c] + nn.Dot(W[c*h.S:(c+1)*h.S], s)
+		h.u[c] = b[c] + nn.Dot(W[c*h.S:c*h.S+n], s[:n])
 	}
 }
 
-// back adds the gradient du of the logits into ds and the head's Grad.
-func (h *Head) back(s, ds []float64) {
+// back adds the gradient du of the logits into ds and the head's Grad;
+// s[n:] is zero, and the weight gradient skips it (as logits does).
+func (h *Head) back(s, ds []float64, n int) {
 	W := h.Params[:h.C*h.S]
 	gW, gb := h.Grad[:h.C*h.S], h.Grad[h.C*h.S:]
 	for c, d := range h.du {
@@ -69,10 +74,12 @@ func (h *Head) back(s, ds []float64) {
 			continue
 		}
 		gb[c] += d
-		row, grow := W[c*h.S:(c+1)*h.S], gW[c*h.S:(c+1)*h.S]
-		for i, v := range s {
+		row, grow := W[c*h.S:(c+1)*h.S], gW[c*h.S:c*h.S+n]
+		for i, v := range s[:n] {
 			grow[i] += d * v
-			ds[i] += d * row[i]
+		}
+		for i, w := range row {
+			ds[i] += d * w
 		}
 	}
 }
@@ -101,7 +108,8 @@ func (o *Objective) stateLoss(ex Example, t int, s, ds []float64) float64 {
 	}
 	loss := 0.0
 	if h := o.Next; h != nil && o.NextWeight > 0 && ex.Next != nil {
-		h.logits(s)
+		n := nn.NonzeroLen(s)
+		h.logits(s, n)
 		row := ex.Next[t*h.C : (t+1)*h.C]
 		for c, u := range h.u {
 			y := 0.0
@@ -112,11 +120,12 @@ func (o *Objective) stateLoss(ex Example, t int, s, ds []float64) float64 {
 			h.du[c] = o.NextWeight * (nn.Sigmoid(u) - y)
 		}
 		if ds != nil {
-			h.back(s, ds)
+			h.back(s, ds, n)
 		}
 	}
 	if h := o.LM; h != nil && o.LMWeight > 0 && ex.Label == 1 {
-		h.logits(s)
+		n := nn.NonzeroLen(s)
+		h.logits(s, n)
 		next := h.C - 1 // the end marker
 		if t+1 < len(ex.Syms) {
 			next = ex.Syms[t+1]
@@ -136,7 +145,7 @@ func (o *Objective) stateLoss(ex Example, t int, s, ds []float64) float64 {
 		}
 		h.du[next] -= o.LMWeight
 		if ds != nil {
-			h.back(s, ds)
+			h.back(s, ds, n)
 		}
 	}
 	return loss

@@ -175,7 +175,14 @@ func (n *Net) softAct(rec *record, S, S2 []float64) {
 	copy(sr.cells, S)
 	L, D := n.L, n.depth()
 	push, pop, noop := sr.pi[grammar.Push], sr.pi[grammar.Pop], sr.pi[grammar.Noop]
-	for i := 0; i < D; i++ {
+	// Below the cells that hold something (all ≥ 0), a new cell mixes three
+	// zeros with weights π ≥ 0: exactly +0. Only the rows above are summed.
+	hi := D
+	if nz := nn.NonzeroLen(S[:D*L]); nz < D*L {
+		hi = min(D, (nz+L-1)/L+1)
+		clear(S2[hi*L : D*L])
+	}
+	for i := 0; i < hi; i++ {
 		row := S2[i*L : (i+1)*L]
 		for k := range row {
 			v := noop * S[i*L+k]
