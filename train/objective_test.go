@@ -3,6 +3,7 @@ package train
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"gonum.org/v1/gonum/diff/fd"
@@ -204,5 +205,53 @@ func TestClipNorm(t *testing.T) {
 	g = [][]float64{{0.3}, {0.4}}
 	if clipNorm(g, 1); g[0][0] != 0.3 || g[1][0] != 0.4 {
 		t.Fatalf("a gradient under the bound was scaled: %v", g)
+	}
+}
+
+// TestHeadSkipsTrailingZeros checks that a head's logits and gradients,
+// which skip the state's trailing zeros, equal bit for bit the sums over
+// the whole state (with weights of both signs, so that the skipped products
+// include −0).
+func TestHeadSkipsTrailingZeros(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	const C, S = 3, 12
+	for live := range S + 1 {
+		h := NewHead(C, S, 1, rng)
+		for c := range C {
+			h.Params[C*S+c] = rng.NormFloat64() // nonzero biases
+		}
+		s := make([]float64, S)
+		for i := range live {
+			s[i] = rng.NormFloat64()
+		}
+		h.logits(s, nn.NonzeroLen(s))
+		for c := range C {
+			want := h.Params[C*S+c]
+			sum := 0.0
+			for i, v := range s {
+				sum += h.Params[c*S+i] * v
+			}
+			if want += sum; math.Float64bits(h.u[c]) != math.Float64bits(want) {
+				t.Fatalf("live %d: logit %d is %v, the full sum %v", live, c, h.u[c], want)
+			}
+			h.du[c] = rng.NormFloat64()
+		}
+		for i := range h.Grad {
+			h.Grad[i] = rng.NormFloat64()
+		}
+		grad := slices.Clone(h.Grad)
+		ds := make([]float64, S)
+		h.back(s, ds, nn.NonzeroLen(s))
+		for c, d := range h.du {
+			grad[C*S+c] += d
+			for i, v := range s {
+				grad[c*S+i] += d * v
+			}
+		}
+		for i := range grad {
+			if math.Float64bits(grad[i]) != math.Float64bits(h.Grad[i]) {
+				t.Fatalf("live %d: gradient %d is %v, the full sum %v", live, i, h.Grad[i], grad[i])
+			}
+		}
 	}
 }
