@@ -17,8 +17,8 @@ import (
 	"github.com/nspda/nspda/nn"
 )
 
-// storedNSPDARuns returns the first stored finished NSPDA run (by key) of
-// each built-in grammar and order, up to perOrder grammars for each order;
+// storedNSPDARuns returns the first stored finished NSPDA run (by key) with
+// test sets of each built-in grammar and order, up to perOrder grammars for each order;
 // with all, every stored NSPDA run on a built-in grammar.
 func storedNSPDARuns(t testing.TB, perOrder int, all bool) []string {
 	t.Helper()
@@ -40,6 +40,11 @@ func storedNSPDARuns(t testing.TB, perOrder int, all bool) []string {
 			continue
 		}
 		if _, ok := grammar.Builtin(cfg.Grammar); !ok {
+			continue
+		}
+		if sum, err := ReadSummary(dir); err != nil {
+			t.Fatal(err)
+		} else if len(sum.Sets) == 0 { // a search trial: no test set
 			continue
 		}
 		if id := fmt.Sprint(cfg.Grammar, order); all || !seen[id] {
