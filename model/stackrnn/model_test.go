@@ -327,8 +327,8 @@ func TestMoveLoopsExact(t *testing.T) {
 			for k := -n - 1; k <= n+1; k++ {
 				mv := move{lo, hi, k}
 				src, w, a := vec(), vec(), rng.NormFloat64()
-				got, want := vec(), []float64(nil)
-				want = slices.Clone(got)
+				got := vec()
+				want := slices.Clone(got)
 				mv.apply(got, src, a, Empty)
 				for i := lo; i < hi; i++ {
 					v := Empty
