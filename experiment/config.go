@@ -108,6 +108,11 @@ type Config struct {
 	// The split keeps its 200 positives and 200 negatives and its shortest
 	// length, 22, so a longer SelectMax spreads them over more lengths.
 	SelectMax int `json:"select_max,omitempty"`
+	// SelectRule ranks the epochs that patience selects among: "" (the sum
+	// of the training and select error fractions) or "train-first"
+	// (training errors first, select errors on a tie:
+	// train.Settings.TrainFirst). Needs Patience.
+	SelectRule string `json:"select_rule,omitempty"`
 
 	// Data, when set, trains on this JSONL file of labelled strings instead
 	// of the grammar's generated split: learning from data alone, with no
@@ -334,6 +339,10 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
 		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
+	case c.SelectRule != "" && c.SelectRule != "train-first":
+		return fmt.Errorf("unknown select rule %q (want train-first, or none for the sum of training and select errors)", c.SelectRule)
+	case c.SelectRule != "" && c.Patience == 0:
+		return fmt.Errorf("select-rule needs patience (it ranks the epochs patience selects among)")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

@@ -12,6 +12,7 @@ import (
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/train"
 )
 
 // setOpts sets the model options key, value, ... of c, panicking on error.
@@ -497,5 +498,36 @@ func TestSizeRules(t *testing.T) {
 	w.Size = "wide"
 	if w.Key() == c.Key() {
 		t.Error(`"both" and "wide" share a key`)
+	}
+}
+
+// TestSelectRule: --select-rule train-first is a new key, reaches the
+// trainer, and is refused when unknown or without patience.
+func TestSelectRule(t *testing.T) {
+	c, _ := Recipe("data")
+	c.Grammar = "dyck2"
+	tf := c
+	tf.SelectRule = "train-first"
+	if err := tf.Validate(); err != nil || tf.Key() == c.Key() {
+		t.Fatalf("train-first: %v, key changed: %v", err, tf.Key() != c.Key())
+	}
+	for cfg, want := range map[*Config]bool{&c: false, &tf: true} {
+		set, err := settings(*cfg, []train.Example{{Syms: []int{0, 1}, Label: 1}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if set.TrainFirst != want {
+			t.Errorf("select rule %q gives TrainFirst %v", cfg.SelectRule, set.TrainFirst)
+		}
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.SelectRule = "sum-first" },
+		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.Plateau, c.SelectMax = 0, 0, 0, 0, 0 },
+	} {
+		b := tf
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select rule") && !strings.Contains(err.Error(), "select-rule") {
+			t.Errorf("select rule %q (patience %d): %v", b.SelectRule, b.Patience, err)
+		}
 	}
 }

@@ -226,7 +226,11 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 		sum.Epochs, sum.Chars = first.ConvergedEpoch, first.ConvergedChars
 	}
 	sel := first.Selection
-	if sel == nil || sel.Params == nil || res.SelectErrors < sel.Errors {
+	wideWins := sel == nil || sel.Params == nil || res.SelectErrors < sel.Errors
+	if cfg.SelectRule == "train-first" && !wideWins {
+		wideWins = train.TrainFirstBeats(res.SelectTrainErr, res.SelectErr, 1-sel.TrainAcc, sel.SelectErr)
+	}
+	if wideWins {
 		sum.SizeRule = "wide"
 		if sum.SelectedEpoch > 0 {
 			sum.SelectedEpoch += first.Epoch
@@ -539,7 +543,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
-		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience,
+		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, TrainFirst: cfg.SelectRule == "train-first",
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil

@@ -90,6 +90,11 @@ type Settings struct {
 	// draws differ from the default path's: a run with LockStep is not the
 	// same run. Off (the default) changes nothing.
 	LockStep bool
+	// TrainFirst, with Patience, ranks epochs by their training errors
+	// first and by their select errors only on a tie (lexicographic), so
+	// that a net with training errors never wins on its select score; off,
+	// the rank is the sum of the two (Selection.Errors).
+	TrainFirst bool
 }
 
 // lockStep returns the lock-step estimator of set.LockStep (nil: off), or
@@ -216,11 +221,14 @@ type Checkpoint struct {
 
 // Selection is the state of a run that selects its weights (Settings.Patience).
 type Selection struct {
-	Epoch     int       `json:"epoch"`      // the best epoch so far
-	Errors    float64   `json:"errors"`     // its error fraction on the training set plus on Env.Select
-	TrainAcc  float64   `json:"train_acc"`  // its fraction of the training set right
-	SinceBest int       `json:"since_best"` // epochs since it
-	LRFactor  float64   `json:"lr_factor"`  // the rate's factor after plateau halvings
+	Epoch     int     `json:"epoch"`      // the best epoch so far
+	Errors    float64 `json:"errors"`     // its error fraction on the training set plus on Env.Select
+	TrainAcc  float64 `json:"train_acc"`  // its fraction of the training set right
+	SinceBest int     `json:"since_best"` // epochs since it
+	// SelectErr is its error fraction on Env.Select alone (the rank of
+	// Settings.TrainFirst).
+	SelectErr float64   `json:"select_err,omitempty"`
+	LRFactor  float64   `json:"lr_factor"` // the rate's factor after plateau halvings
 	Params    []float64 `json:"params"`
 }
 
@@ -249,6 +257,20 @@ type Result struct {
 	// run ends with: their error fraction on the training set plus on
 	// Env.Select; 0 when they are perfect on both.
 	SelectErrors float64
+	// SelectTrainErr and SelectErr split SelectErrors into its training and
+	// select error fractions (Settings.TrainFirst ranks by them).
+	SelectTrainErr, SelectErr float64
+}
+
+// TrainFirstBeats reports whether a net with training error fraction
+// train and select error fraction sel ranks above one with bestTrain and
+// bestSel under Settings.TrainFirst: training errors first, select errors
+// on a tie.
+func TrainFirstBeats(train, sel, bestTrain, bestSel float64) bool {
+	if train != bestTrain {
+		return train < bestTrain
+	}
+	return sel < bestSel
 }
 
 // streamNames are the run's independent random streams.
@@ -454,7 +476,9 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	}
 	if sel := st.cp.Selection; sel != nil {
 		res.SelectErrors = sel.Errors // +Inf before the first epoch
+		res.SelectTrainErr, res.SelectErr = math.Inf(1), math.Inf(1)
 		if sel.Params != nil {
+			res.SelectTrainErr, res.SelectErr = 1-sel.TrainAcc, sel.SelectErr
 			copy(params, sel.Params)
 			res.TrainAcc, res.Selected = 100*sel.TrainAcc, sel.Epoch
 		}
@@ -501,8 +525,8 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
 	acc := accuracy(env, env.Select)
 	sel := st.cp.Selection
-	if errs := (1 - trainAcc) + (1 - acc); errs < sel.Errors {
-		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SinceBest = st.cp.Epoch, errs, trainAcc, 0
+	if set.beats(sel, trainAcc, acc) {
+		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr, sel.SinceBest = st.cp.Epoch, (1-trainAcc)+(1-acc), trainAcc, 1-acc, 0
 		sel.Params = append(sel.Params[:0], params...)
 	} else {
 		sel.SinceBest++
@@ -518,6 +542,16 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 		}
 	}
 	return 100 * acc
+}
+
+// beats reports whether an epoch with accuracies trainAcc (training set)
+// and selAcc (Env.Select) ranks above sel's best: by the sum of their
+// error fractions, or with TrainFirst by training errors first.
+func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
+	if set.TrainFirst {
+		return sel.Params == nil || TrainFirstBeats(1-trainAcc, 1-selAcc, 1-sel.TrainAcc, sel.SelectErr)
+	}
+	return (1-trainAcc)+(1-selAcc) < sel.Errors
 }
 
 // startPatience is the patience of start r (0-based): ProbePatience for the

@@ -224,3 +224,32 @@ func TestEvalWorkers(t *testing.T) {
 		t.Fatal("no epoch, or no selection: the test checks nothing")
 	}
 }
+
+// TestTrainFirst: the sum rule keeps an epoch with training errors when its
+// select score makes up for them; TrainFirst keeps the net that fits the
+// training set, and breaks ties in training errors by select errors.
+func TestTrainFirst(t *testing.T) {
+	// Accuracies (training set, select split) of five epochs in order.
+	epochs := [][2]float64{{0.9, 0.9}, {0.99, 1}, {1, 0.95}, {1, 0.97}, {0.995, 1}}
+	for _, tc := range []struct {
+		set  Settings
+		best []int // the best epoch after each epoch
+	}{
+		{Settings{}, []int{0, 1, 1, 1, 4}},
+		{Settings{TrainFirst: true}, []int{0, 1, 2, 3, 3}},
+	} {
+		sel := &Selection{Errors: math.Inf(1), LRFactor: 1}
+		for e, a := range epochs {
+			if tc.set.beats(sel, a[0], a[1]) {
+				sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr = e, (1-a[0])+(1-a[1]), a[0], 1-a[1]
+				sel.Params = []float64{float64(e)}
+			}
+			if sel.Epoch != tc.best[e] {
+				t.Errorf("TrainFirst %v: best after epoch %d is %d, want %d", tc.set.TrainFirst, e, sel.Epoch, tc.best[e])
+			}
+		}
+	}
+	if TrainFirstBeats(0.01, 0, 0, 0.5) || !TrainFirstBeats(0, 0.4, 0, 0.5) || TrainFirstBeats(0, 0.5, 0, 0.5) {
+		t.Error("TrainFirstBeats: training errors first, then select errors, ties lose")
+	}
+}
