@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/train"
@@ -113,6 +114,16 @@ type Config struct {
 	// (training errors first, select errors on a tie:
 	// train.Settings.TrainFirst). Needs Patience.
 	SelectRule string `json:"select_rule,omitempty"`
+	// ActionRule, for the NSPDA on a grammar, draws its number of action
+	// neurons: "" (one per symbol, the paper's, or the model option
+	// actions) or "program" (as many as the compiled program of the PDA
+	// at the run's order uses, if that is more: at second order an
+	// operation that depends on the stack's top needs action neurons of
+	// its own; docs/design.md section 3). An actions option wins over the
+	// rule. The built-in languages' programs use one per symbol at both
+	// orders, and other models and data files have no program, so
+	// Normalize drops the rule for them.
+	ActionRule string `json:"action_rule,omitempty"`
 
 	// Data, when set, trains on this JSONL file of labelled strings instead
 	// of the grammar's generated split: learning from data alone, with no
@@ -173,6 +184,12 @@ func (c Config) Normalize() Config {
 	if c.SelectMax == selectSpec.MaxLen {
 		c.SelectMax = 0
 	}
+	if _, builtin := grammar.Builtin(c.Grammar); c.ActionRule == "program" && (builtin || c.Data != "" || c.Model != "nspda") {
+		// The built-in languages' programs use one action neuron per
+		// symbol (TestActionRuleBuiltins); data and other models have
+		// no program.
+		c.ActionRule = ""
+	}
 	return c
 }
 
@@ -219,6 +236,8 @@ func Recipe(name string) (Config, error) {
 		c = learningRecipe(c)
 		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 200, 3, 1500, 100
 		c.Size = "both"
+		// As many action neurons as the PDA's program needs (probe 30).
+		c.ActionRule = "program"
 		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
@@ -341,6 +360,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
 	case c.SelectRule != "" && c.SelectRule != "train-first":
 		return fmt.Errorf("unknown select rule %q (want train-first, or none for the sum of training and select errors)", c.SelectRule)
+	case c.ActionRule != "" && c.ActionRule != "program":
+		return fmt.Errorf("unknown action rule %q (want program, or none for one action neuron per symbol)", c.ActionRule)
 	case c.SelectRule != "" && c.Patience == 0:
 		return fmt.Errorf("select-rule needs patience (it ranks the epochs patience selects among)")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):

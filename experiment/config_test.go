@@ -3,6 +3,8 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -12,6 +14,7 @@ import (
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
+	"github.com/nspda/nspda/program"
 	"github.com/nspda/nspda/train"
 )
 
@@ -379,7 +382,7 @@ func TestRestartSchedule(t *testing.T) {
 	off, none := p, p
 	off.Probes = 0
 	none.Probes, none.ProbePatience = 0, 0
-	if off = off.Normalize(); off.ProbePatience != 0 || off.Key() != none.Key() {
+	if off = off.Normalize(); off.ProbePatience != 0 || off.Key() != none.Normalize().Key() {
 		t.Errorf("--probes 0 keeps probe-patience %d (key as without probes: %v)", off.ProbePatience, off.Key() == none.Key())
 	}
 	for _, bad := range []func(*Config){
@@ -446,7 +449,7 @@ func TestSelectMax(t *testing.T) {
 	}
 	same := c
 	same.SelectMax = 40
-	if same.Normalize().Key() != c.Key() {
+	if same.Normalize().Key() != c.Normalize().Key() {
 		t.Error("select-max 40 (the split's own) changes the key")
 	}
 	for _, bad := range []func(*Config){
@@ -529,5 +532,97 @@ func TestSelectRule(t *testing.T) {
 		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select rule") && !strings.Contains(err.Error(), "select-rule") {
 			t.Errorf("select rule %q (patience %d): %v", b.SelectRule, b.Patience, err)
 		}
+	}
+}
+
+// eqabSpec is the PDA of equal numbers of a and b, whose operation on each
+// input depends on the stack's top: its second-order program needs more
+// action neurons than symbols.
+const eqabSpec = `name: eqab
+alphabet: [a, b]
+start: q0
+accept: [q0]
+accept_empty_stack: true
+transitions:
+  - [q0, a, empty, q0, push]
+  - [q0, a, a, q0, push]
+  - [q0, a, b, q0, pop]
+  - [q0, b, empty, q0, push]
+  - [q0, b, b, q0, push]
+  - [q0, b, a, q0, pop]
+`
+
+// TestActionRuleBuiltins: the action rule "program" sizes the NSPDA's
+// action neurons from the PDA's compiled program. The built-in languages'
+// programs use one per symbol at both orders, which is what lets
+// Normalize drop the rule for them (their stored keys stay); a PDA whose
+// second-order operations depend on the top gets more, and an explicit
+// actions option wins.
+func TestActionRuleBuiltins(t *testing.T) {
+	def, _ := Recipe("default")
+	if def.ActionRule != "program" {
+		t.Fatalf("the default recipe's action rule is %q, want program", def.ActionRule)
+	}
+	for _, g := range grammar.Names() {
+		lang, _ := grammar.Builtin(g)
+		for _, order := range []int{2, 3} {
+			prog, err := program.Compile(lang.PDA, program.Options{Order: nspda.Order(order)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if prog.Shape.A != lang.PDA.L() {
+				t.Errorf("%s at order %d: the program uses %d action neurons, not one per symbol (%d): Normalize must not drop the rule", g, order, prog.Shape.A, lang.PDA.L())
+			}
+			c := def
+			c.Grammar = g
+			setOpts(&c, "order", order)
+			plain := c
+			plain.ActionRule = ""
+			if c.Normalize().Key() != plain.Key() {
+				t.Errorf("%s at order %d: the action rule changes the key", g, order)
+			}
+		}
+	}
+	path := filepath.Join(t.TempDir(), "eqab.yaml")
+	if err := os.WriteFile(path, []byte(eqabSpec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lang, err := grammar.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		order, actions, want int
+		rule                 string
+	}{
+		{2, 0, 4, "program"}, {3, 0, 2, "program"}, {2, 0, 2, ""}, {2, 3, 3, "program"},
+	} {
+		c := def
+		c.Grammar, c.ActionRule = path, tc.rule
+		setOpts(&c, "order", tc.order)
+		if tc.actions > 0 {
+			setOpts(&c, "actions", tc.actions)
+		}
+		if err := c.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if c.Normalize().ActionRule != tc.rule {
+			t.Errorf("Normalize drops the rule of a PDA file")
+		}
+		got, err := programActions(c, lang)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a, _ := got.Option("actions").(float64); int(a) != tc.want && !(a == 0 && tc.want == lang.PDA.L()) {
+			t.Errorf("order %d, rule %q, actions %d: the net gets %v action neurons, want %d", tc.order, tc.rule, tc.actions, a, tc.want)
+		}
+	}
+	b := def
+	b.ActionRule = "symbols"
+	if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "action rule") {
+		t.Errorf("action rule %q: %v", b.ActionRule, err)
+	}
+	if other := def.WithModel("stack-rnn"); other.Normalize().ActionRule != "" {
+		t.Error("Normalize keeps the action rule of a model with no program")
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/nn"
 	"github.com/nspda/nspda/program"
 	"github.com/nspda/nspda/train"
@@ -250,6 +251,27 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 	return kept, nil
 }
 
+// programActions returns cfg with the NSPDA's actions option drawn by its
+// action rule "program": the number of action neurons of lang's PDA
+// compiled at cfg's order, when that is more than one per symbol and cfg
+// gives no actions option of its own.
+func programActions(cfg Config, lang *grammar.Language) (Config, error) {
+	if cfg.ActionRule != "program" || lang.PDA == nil {
+		return cfg, nil
+	}
+	if a, _ := cfg.Option("actions").(float64); a > 0 {
+		return cfg, nil
+	}
+	prog, err := program.Compile(lang.PDA, program.Options{Order: nspda.Order(cfg.TensorOrder())})
+	if err != nil {
+		return cfg, fmt.Errorf("action rule program: %v", err)
+	}
+	if prog.Shape.A <= lang.PDA.L() {
+		return cfg, nil
+	}
+	return cfg, cfg.Set("actions", prog.Shape.A)
+}
+
 // readPaperSize reads the paper-size phase's last checkpoint of a run of the
 // size rule "both" in dir (nil if that phase has not ended).
 func readPaperSize(dir string) (*train.Checkpoint, error) {
@@ -321,6 +343,9 @@ func prepareData(cfg Config, lang *grammar.Language) (*runData, error) {
 func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 	spec, err := model.Lookup(cfg.Model)
 	if err != nil {
+		return nil, err
+	}
+	if cfg, err = programActions(cfg, lang); err != nil {
 		return nil, err
 	}
 	initRng := rand.New(rand.NewPCG(cfg.Seed, train.StreamSeed("init")))

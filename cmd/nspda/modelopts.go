@@ -49,6 +49,7 @@ var optionFlags = []optionFlag{
 	{"soft-stack", "soft_stack", "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)", nil},
 	{"soft-beta0", "soft_beta0", "with --soft-stack: initial sharpness β0 (0: 1)", parseFloat},
 	{"soft-growth", "soft_growth", fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", nspda.DefaultSoftGrowth), parseFloat},
+	{"actions", "actions", "nspda: action neurons (0: one per symbol, the paper's)", parseInt},
 	{"soft-alternate", "soft_alternate", "with --soft-stack and --restarts: even starts train on the digital stack, odd ones on the superposition stack (selection chooses)", nil},
 }
 

@@ -281,9 +281,11 @@ func TestNetGradient(t *testing.T) {
 // returns how many iterations moved the stack and how many left it.
 func checkNetGradient(t *testing.T, noReadGrad bool) (moves, noops int) {
 	for order, seed := range orderSeeds(1, 6) {
-		for _, refine := range []int{1, 3} {
-			t.Run(fmt.Sprintf("order%d/seed%d/K%d", order, seed, refine), func(t *testing.T) {
-				m := busyModel(t, order, 2, 4, 2, seed)
+		// A = 4: more action neurons than symbols (Options.Actions).
+		for _, ra := range [][2]int{{1, 2}, {3, 2}, {1, 4}, {3, 4}} {
+			refine, A := ra[0], ra[1]
+			t.Run(fmt.Sprintf("order%d/seed%d/K%d/A%d", order, seed, refine, A), func(t *testing.T) {
+				m := busyModel(t, order, 2, 4, A, seed)
 				n := NewNet(m)
 				n.NoReadGrad = noReadGrad
 				rng := rand.New(rand.NewPCG(seed, 2))

@@ -33,6 +33,11 @@ type Options struct {
 	// on the digital stack and the odd ones on the superposition stack, so
 	// that selection chooses between them.
 	SoftAlternate bool `json:"soft_alternate,omitempty"`
+	// Actions is the number of action neurons A (0: one per symbol, the
+	// paper's |a| = |x|). At second order an operation that depends on
+	// the stack's top needs action neurons of its own (docs/design.md
+	// section 3), so a PDA can need more than one per symbol.
+	Actions int `json:"actions,omitempty"`
 }
 
 // DefaultOptions are the paper's: third order, hint 2 of strength 1.
@@ -64,6 +69,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
 	case !finite(o.SoftBeta0) || !finite(o.SoftGrowth):
 		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
+	case o.Actions < 0 || o.Actions > MaxUnits:
+		return fmt.Errorf("actions must be 0 (one per symbol) to %d, not %d", MaxUnits, o.Actions)
 	}
 	return nil
 }

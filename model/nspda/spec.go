@@ -54,8 +54,8 @@ func size(m int, opt nn.Options, rule nn.SizeRule, rng *rand.Rand) int {
 }
 
 // newNet builds an NSPDA of the options' order (default third) with
-// opt.Hidden state neurons (default 8) and as many action neurons as
-// symbols, its weights drawn from U(−Init, Init).
+// opt.Hidden state neurons (default 8) and Options.Actions action neurons
+// (default: as many as symbols), its weights drawn from U(−Init, Init).
 func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 	own, err := options(opt.Own)
 	if err != nil {
@@ -69,7 +69,11 @@ func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 	if j == 0 {
 		j = 8
 	}
-	m, err := New(Shape{Order: order, L: len(alphabet), J: j, A: len(alphabet)}, alphabet)
+	a := own.Actions
+	if a == 0 {
+		a = len(alphabet)
+	}
+	m, err := New(Shape{Order: order, L: len(alphabet), J: j, A: a}, alphabet)
 	if err != nil {
 		return nil, err
 	}
