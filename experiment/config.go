@@ -104,6 +104,13 @@ type Config struct {
 	// Restarts long ones (train.Settings.Probes).
 	Probes        int `json:"probes,omitempty"`
 	ProbePatience int `json:"probe_patience,omitempty"`
+	// ProbeLong, when positive, gives every ProbeLong-th probe the long
+	// starts' patience (train.Settings.ProbeLong).
+	ProbeLong int `json:"probe_long,omitempty"`
+	// OwnPatience ends a long start after Patience epochs without a
+	// better score of its own rather than of every start so far
+	// (train.Settings.OwnPatience).
+	OwnPatience bool `json:"own_patience,omitempty"`
 	// SelectMax, when positive, is the longest string of the select split
 	// (needs Patience; 0: the split's 40, dataset.DefaultSpec("select")).
 	// The split keeps its 200 positives and 200 negatives and its shortest
@@ -179,7 +186,7 @@ func (c Config) Normalize() Config {
 		c.Size = ""
 	}
 	if c.Probes == 0 {
-		c.ProbePatience = 0 // the default's, left behind by --probes 0
+		c.ProbePatience, c.ProbeLong = 0, 0 // the default's, left behind by --probes 0
 	}
 	if c.SelectMax == selectSpec.MaxLen {
 		c.SelectMax = 0
@@ -354,6 +361,12 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
 	case c.ProbePatience < 0:
 		return fmt.Errorf("probe-patience must be at least 0")
+	case c.ProbeLong < 0:
+		return fmt.Errorf("probe-long must be at least 0")
+	case c.OwnPatience && (c.Patience == 0 || c.Restarts == 0):
+		return fmt.Errorf("own-patience needs patience and restarts")
+	case c.OwnPatience && c.Plateau > 0:
+		return fmt.Errorf("own-patience and plateau do not combine: a plateau returns to the best weights of every start")
 	case c.SelectMax != 0 && (c.SelectMax < selectSpec.MinLen || c.SelectMax > dataset.MaxLength):
 		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):

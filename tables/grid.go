@@ -466,6 +466,9 @@ var learningRecipes = []learningRecipe{
 	// The default recipe before it drew J by the wide rule.
 	{"default, the paper's size rule", "default", longStarts(func(c *experiment.Config) { c.Size = "" }),
 		"the \"default, 9 long starts\" M1 runs: at second order the paper's size rule is the wide one"},
+	// Long starts that end on their own stall, not on the best of all
+	// starts (docs/training.md, probe 32): measured beside the default.
+	{"default, own patience", "default", func(c *experiment.Config) { c.OwnPatience = true }, ""},
 	{"data-only", "data", nil, ""},
 	// The data recipe before it took the default's size rule, the small
 	// size first (training.md, probe 24), with its stored runs.
@@ -517,6 +520,7 @@ func learningTable(opt GridOptions) *Table {
 			"\"data-only, the wide size rule\": the data recipe before it took the default's size rule (J = M + U(12,29)). default + action loss: the default with the PDA's stack operations as targets of " +
 			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with J = M + U(2,6) at both orders (--size small; the paper's rule at third order). " +
 			"\"41 short starts (patience 5)\": --patience 5 --restarts 40 instead of 20 and 8. " +
+			"\"default, own patience\": the default with --own-patience (a long start ends after 20 epochs without a better score of its own, not of every start so far). " +
 			"The rows \"default, the paper's size rule\" and \"data-only, digital stack only\" are those recipes before they took the wide size rule and (data) the alternating stacks, kept with their stored runs. Epochs are to the first epoch with every training string right.",
 	}
 	var metrics []Metric

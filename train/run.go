@@ -71,6 +71,22 @@ type Settings struct {
 	// same as without probes.
 	Probes        int
 	ProbePatience int
+	// ProbeLong, when positive (with Probes), gives every ProbeLong-th
+	// probe (the ProbeLong-th, 2·ProbeLong-th, …) the long starts'
+	// patience instead of ProbePatience: a mix of start lengths for a
+	// language whose starts leave their first plateau only after many
+	// epochs (aⁿbᵐcⁿ, docs/training.md probe 32), which short probes never
+	// reach, beside the many cheap tries that a policy found at once or
+	// never needs.
+	ProbeLong int
+	// OwnPatience, with Patience and Restarts, ends a long start (the
+	// first and the Restarts after it, not the probes) after Patience
+	// epochs without a better score of its own, instead of without a
+	// better score than every start so far: a later start that improves
+	// slowly, from a plateau the earlier starts already passed, is not cut
+	// off before it catches up (aⁿbᵐcⁿ, docs/training.md probe 32). The
+	// weights kept are still the best of all starts.
+	OwnPatience bool
 	// SoftStackBeta0, when positive, anneals the sharpness of a net's
 	// training-mode stack (Sharpener): epoch e of each start (0-based,
 	// counted from the start's first epoch) runs at
@@ -227,7 +243,11 @@ type Selection struct {
 	SinceBest int     `json:"since_best"` // epochs since it
 	// SelectErr is its error fraction on Env.Select alone (the rank of
 	// Settings.TrainFirst).
-	SelectErr float64   `json:"select_err,omitempty"`
+	SelectErr float64 `json:"select_err,omitempty"`
+	// StartBest is the best score (training plus select error fraction)
+	// of the current start, nil before its first epoch; it counts only
+	// with Settings.OwnPatience.
+	StartBest *float64  `json:"start_best,omitempty"`
 	LRFactor  float64   `json:"lr_factor"` // the rate's factor after plateau halvings
 	Params    []float64 `json:"params"`
 }
@@ -525,12 +545,7 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
 	acc := accuracy(env, env.Select)
 	sel := st.cp.Selection
-	if set.beats(sel, trainAcc, acc) {
-		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr, sel.SinceBest = st.cp.Epoch, (1-trainAcc)+(1-acc), trainAcc, 1-acc, 0
-		sel.Params = append(sel.Params[:0], params...)
-	} else {
-		sel.SinceBest++
-	}
+	sel.advance(set, st.cp.Restart, st.cp.Epoch, trainAcc, acc, params)
 	switch {
 	case sel.Errors == 0 || sel.SinceBest >= set.startPatience(st.cp.Restart):
 		st.cp.Finished = true
@@ -544,6 +559,28 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 	return 100 * acc
 }
 
+// advance scores epoch (of start restart) by its accuracies on the
+// training set and the select split: its weights become the best if they
+// beat the best of every start so far, and the patience count starts again
+// then, or, with OwnPatience on a long start, when they beat the best of
+// this start.
+func (sel *Selection) advance(set Settings, restart, epoch int, trainAcc, selAcc float64, params []float64) {
+	score := (1 - trainAcc) + (1 - selAcc)
+	own := set.OwnPatience && restart <= set.Restarts && (sel.StartBest == nil || score < *sel.StartBest)
+	if own {
+		sel.StartBest = &score
+	}
+	switch {
+	case set.beats(sel, trainAcc, selAcc):
+		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr, sel.SinceBest = epoch, score, trainAcc, 1-selAcc, 0
+		sel.Params = append(sel.Params[:0], params...)
+	case own:
+		sel.SinceBest = 0
+	default:
+		sel.SinceBest++
+	}
+}
+
 // beats reports whether an epoch with accuracies trainAcc (training set)
 // and selAcc (Env.Select) ranks above sel's best: by the sum of their
 // error fractions, or with TrainFirst by training errors first.
@@ -555,12 +592,16 @@ func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
 }
 
 // startPatience is the patience of start r (0-based): ProbePatience for the
-// probes (the starts after the Restarts long ones); for the others
+// probes (the starts after the Restarts long ones), but the long starts'
+// for every ProbeLong-th probe; for the others
 // Patience, or with Luby Patience·luby(r+1), and FirstPatience, if set, for
 // the first start.
 func (set Settings) startPatience(r int) int {
 	switch {
 	case set.Probes > 0 && r > set.Restarts:
+		if set.ProbeLong > 0 && (r-set.Restarts)%set.ProbeLong == 0 {
+			return set.Patience
+		}
 		return set.ProbePatience
 	case r == 0 && set.FirstPatience > 0:
 		return set.FirstPatience
@@ -601,7 +642,7 @@ func (st *runState) restart(env Env, set Settings, fresh []byte) error {
 		return err
 	}
 	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
-	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor = 0, 1
+	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor, st.cp.Selection.StartBest = 0, 1, nil
 	if set.SoftStackBeta0 > 0 {
 		st.cp.StartEpoch = st.cp.Epoch
 	}

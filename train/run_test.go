@@ -127,6 +127,13 @@ func TestProbes(t *testing.T) {
 			t.Errorf("start %d: patience %d, want %d", r, got, w)
 		}
 	}
+	long := set
+	long.ProbeLong = 2 // probes 2 and 4 (starts 5 and 7) are long
+	for r, w := range []int{30, 20, 20, 20, 5, 20, 5, 20} {
+		if got := long.startPatience(r); got != w {
+			t.Errorf("with ProbeLong 2, start %d: patience %d, want %d", r, got, w)
+		}
+	}
 	set.Luby, set.Patience, set.FirstPatience = true, 2, 0
 	for r, w := range []int{2, 2, 4, 2, 5, 5} {
 		if got := set.startPatience(r); got != w {
@@ -222,6 +229,36 @@ func TestEvalWorkers(t *testing.T) {
 	}
 	if len(m1) == 0 || m1[0].SelectAcc == nil {
 		t.Fatal("no epoch, or no selection: the test checks nothing")
+	}
+}
+
+// TestOwnPatience: without OwnPatience a later start's patience runs out
+// while it improves on its own plateau but not on the best of all starts;
+// with it, each own improvement starts the count again, on the long starts
+// only; either way the best weights are those of all starts.
+func TestOwnPatience(t *testing.T) {
+	// Start 1's training accuracies (select: all right); the best of start
+	// 0 had 0.99.
+	accs := []float64{0.90, 0.90, 0.95, 0.95, 0.97, 0.97, 0.97, 0.995}
+	for _, tc := range []struct {
+		set   Settings
+		start int
+		since []int
+	}{
+		{Settings{Patience: 2, Restarts: 3}, 1, []int{1, 2, 3, 4, 5, 6, 7, 0}},
+		{Settings{Patience: 2, Restarts: 3, OwnPatience: true}, 1, []int{0, 1, 0, 1, 0, 1, 2, 0}},
+		{Settings{Patience: 2, Restarts: 3, Probes: 5, OwnPatience: true}, 4, []int{1, 2, 3, 4, 5, 6, 7, 0}},
+	} {
+		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, LRFactor: 1, Params: []float64{3}}
+		for e, a := range accs {
+			sel.advance(tc.set, tc.start, 10+e, a, 1, []float64{float64(10 + e)})
+			if sel.SinceBest != tc.since[e] {
+				t.Errorf("own %v, start %d, epoch %d: since best %d, want %d", tc.set.OwnPatience, tc.start, e, sel.SinceBest, tc.since[e])
+			}
+		}
+		if last := accs[len(accs)-1]; sel.Epoch != 17 || sel.Params[0] != 17 || sel.Errors != (1-last)+(1-1.0) {
+			t.Errorf("own %v, start %d: best epoch %d (%v, errors %v), want 17, the only one better than 0.99", tc.set.OwnPatience, tc.start, sel.Epoch, sel.Params, sel.Errors)
+		}
 	}
 }
 
