@@ -380,10 +380,33 @@ func TestRestartSchedule(t *testing.T) {
 		}
 	}
 	off, none := p, p
-	off.Probes = 0
+	off.Probes, off.ProbeLong = 0, 5
 	none.Probes, none.ProbePatience = 0, 0
-	if off = off.Normalize(); off.ProbePatience != 0 || off.Key() != none.Normalize().Key() {
-		t.Errorf("--probes 0 keeps probe-patience %d (key as without probes: %v)", off.ProbePatience, off.Key() == none.Key())
+	if off = off.Normalize(); off.ProbePatience != 0 || off.ProbeLong != 0 || off.Key() != none.Normalize().Key() {
+		t.Errorf("--probes 0 keeps probe-patience %d, probe-long %d (key as without probes: %v)", off.ProbePatience, off.ProbeLong, off.Key() == none.Key())
+	}
+	// --probe-long and --own-patience: new keys when on, refused when
+	// they cannot apply.
+	long, own := p, p
+	long.ProbeLong, own.OwnPatience = 5, true
+	for _, on := range []Config{long, own} {
+		if err := on.Validate(); err != nil || on.Key() == p.Key() {
+			t.Errorf("probe-long %d, own-patience %v: %v, key changed: %v", on.ProbeLong, on.OwnPatience, err, on.Key() != p.Key())
+		}
+	}
+	for _, tc := range []struct {
+		bad  func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.ProbeLong = -1 }, "probe-long"},
+		{func(c *Config) { c.OwnPatience, c.Restarts = true, 0 }, "own-patience needs"},
+		{func(c *Config) { c.OwnPatience, c.Plateau = true, 5 }, "do not combine"},
+	} {
+		b := p
+		tc.bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error with %q, got %v", tc.want, err)
+		}
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.FirstPatience = -1 },
