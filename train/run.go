@@ -566,7 +566,7 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 // this start.
 func (sel *Selection) advance(set Settings, restart, epoch int, trainAcc, selAcc float64, params []float64) {
 	score := (1 - trainAcc) + (1 - selAcc)
-	own := set.OwnPatience && restart <= set.Restarts && (sel.StartBest == nil || score < *sel.StartBest)
+	own := set.OwnPatience && !set.probe(restart) && (sel.StartBest == nil || score < *sel.StartBest)
 	if own {
 		sel.StartBest = &score
 	}
@@ -598,7 +598,7 @@ func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
 // the first start.
 func (set Settings) startPatience(r int) int {
 	switch {
-	case set.Probes > 0 && r > set.Restarts:
+	case set.probe(r):
 		if set.ProbeLong > 0 && (r-set.Restarts)%set.ProbeLong == 0 {
 			return set.Patience
 		}
@@ -610,6 +610,10 @@ func (set Settings) startPatience(r int) int {
 	}
 	return set.Patience
 }
+
+// probe reports whether start r (0-based) is a probe: one of the short
+// starts after the Restarts long ones.
+func (set Settings) probe(r int) bool { return set.Probes > 0 && r > set.Restarts }
 
 // luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
 // 4, 1, 1, 2, 1, 1, 2, 4, 8, …: 2^(k−1) when i = 2^k − 1, else the term at
