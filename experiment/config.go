@@ -73,6 +73,10 @@ type Config struct {
 	// ActionWeight weighs the action loss (the PDA's stack operations as
 	// targets of the action neurons; models with action neurons only).
 	ActionWeight float64 `json:"action_weight,omitempty"`
+	// EconomyWeight weighs a prior towards the no-op on the action neurons
+	// at every input without a PDA operation as target (needs no PDA; models
+	// with action neurons only).
+	EconomyWeight float64 `json:"economy_weight,omitempty"`
 	// Optimizer is "" (SGD, the paper's) or "adam".
 	Optimizer string `json:"optimizer,omitempty"`
 	// Batch is the number of strings per update (0: one, the paper's).
@@ -335,7 +339,7 @@ func (c Config) validateLearning(spec nn.Spec) error {
 	switch {
 	case c.Loss != "" && !slices.Contains(losses, c.Loss):
 		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
-	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight):
+	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.EconomyWeight):
 		return fmt.Errorf("loss weights must be finite and at least 0")
 	case c.Optimizer != "" && !slices.Contains(train.Optimizers, c.Optimizer):
 		return fmt.Errorf("unknown optimizer %q (want %s)", c.Optimizer, strings.Join(train.Optimizers, " or "))

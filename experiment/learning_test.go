@@ -280,3 +280,23 @@ func selectAcc(t *testing.T, dir string, e int) *float64 {
 	t.Fatalf("%s: no epoch %d", dir, e)
 	return nil
 }
+
+// TestActionTermsNeedActionNeurons: the action loss and the economy prior
+// are refused, with a message that names the model, for a model without
+// action neurons.
+func TestActionTermsNeedActionNeurons(t *testing.T) {
+	for _, set := range []func(c *Config){
+		func(c *Config) { c.ActionWeight = 1 },
+		func(c *Config) { c.EconomyWeight = 0.1 },
+	} {
+		c, _ := Recipe("data")
+		c = c.WithModel("elman")
+		c.Hidden, c.MaxEpochs, c.Patience, c.Restarts, c.Size = 4, 1, 0, 0, ""
+		c.Positives, c.Negatives, c.Tests = 20, 20, nil
+		set(&c)
+		_, err := Train(context.Background(), c, t.TempDir(), false, nil)
+		if err == nil || !strings.Contains(err.Error(), "action neurons (nspda), not elman") {
+			t.Errorf("action weight %g, economy weight %g: got %v, want a refusal that names elman", c.ActionWeight, c.EconomyWeight, err)
+		}
+	}
+}

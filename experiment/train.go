@@ -381,6 +381,9 @@ func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 	if _, ok := s.net.(nn.Actor); cfg.ActionWeight > 0 && !ok {
 		return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
 	}
+	if _, ok := s.net.(nn.Actor); cfg.EconomyWeight > 0 && !ok {
+		return nil, fmt.Errorf("the economy prior applies to models with action neurons (nspda), not %s", cfg.Model)
+	}
 	if err := s.initialize(cfg, s.net.Params(), hints); err != nil {
 		return nil, err
 	}
@@ -484,10 +487,10 @@ func addTargets(exs []train.Example, cfg Config, oracle *grammar.Oracle) {
 // state of size S for an alphabet of L symbols, initialized from the run's
 // seed; nil when there are none.
 func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
-	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 {
+	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 && cfg.EconomyWeight == 0 {
 		return nil
 	}
-	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight}
+	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, EconomyWeight: cfg.EconomyWeight}
 	if cfg.NextWeight > 0 {
 		obj.Next = train.NewHead(L+1, S, 0.1, rng)
 	}

@@ -81,7 +81,7 @@ func (e *BatchBPTT) GradientBatch(net nn.Net, obj *Objective, exs []Example, ref
 	if obj != nil && len(obj.Heads()) > 0 {
 		ls.State = e.state
 	}
-	if obj != nil && obj.ActionWeight != 0 {
+	if obj != nil && (obj.ActionWeight != 0 || obj.EconomyWeight != 0) {
 		ls.Action = e.action
 	}
 	loss := e.bt.Backward(ls, grad)
@@ -102,9 +102,5 @@ func (e *BatchBPTT) state(b, t int, s, ds []float64) float64 {
 }
 
 func (e *BatchBPTT) action(b, t int) (int, float64, bool) {
-	ex := e.exs[b]
-	if !e.obj.actionAt(ex, t, 0) {
-		return 0, 0, false
-	}
-	return int(ex.Ops[t]), e.obj.ActionWeight, true
+	return e.obj.actionTarget(e.exs[b], t, 0)
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/nn"
 )
 
@@ -21,10 +22,14 @@ import (
 //	LM:   −log softmax(u)_{x_{t+1}}  on members only, x_{n} = the end marker
 //
 // and the action neurons of symbol t (nn.Actor) are trained towards the
-// PDA's operation on it. Each term has its weight.
+// PDA's operation on it. Each term has its weight. EconomyWeight weighs a
+// prior that needs no automaton: at every input without a PDA operation as
+// target, the action neurons are pulled towards the no-op, so that a net
+// leaves the stack alone where nothing it is trained on needs the stack.
 type Objective struct {
 	Next, LM                           *Head
 	NextWeight, LMWeight, ActionWeight float64
+	EconomyWeight                      float64
 }
 
 // Head is a linear read-out of the recurrent state: C logits from S state
@@ -156,20 +161,39 @@ func (o *Objective) stateLoss(ex Example, t int, s, ds []float64) float64 {
 // with respect to s into ds and with respect to the net's parameters into
 // grad.
 func (o *Objective) actionLoss(net nn.Net, rec any, ex Example, t, it int, ds, grad []float64) float64 {
-	if !o.actionAt(ex, t, it) {
+	op, w, on := o.actionTarget(ex, t, it)
+	if !on {
 		return 0
 	}
 	a, ok := net.(nn.Actor)
 	if !ok {
 		return 0
 	}
-	return a.ActionLoss(rec, int(ex.Ops[t]), o.ActionWeight, ds, grad)
+	return a.ActionLoss(rec, op, w, ds, grad)
 }
 
 // actionAt reports whether iteration it of input t has an action-loss
-// term: the first iteration of a symbol with a target operation.
+// term.
 func (o *Objective) actionAt(ex Example, t, it int) bool {
-	return o != nil && o.ActionWeight != 0 && it == 0 && t < len(ex.Ops) && ex.Ops[t] >= 0
+	_, _, on := o.actionTarget(ex, t, it)
+	return on
+}
+
+// actionTarget is the action loss's target operation and weight at
+// iteration it of input t, and whether it has one: on the first iteration
+// of a symbol, the PDA's operation where ex has one (weight ActionWeight),
+// else the no-op of the economy prior (weight EconomyWeight) on every input
+// symbol (the end marker moves no stack).
+func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on bool) {
+	switch {
+	case o == nil || it != 0:
+		return 0, 0, false
+	case o.ActionWeight != 0 && t < len(ex.Ops) && ex.Ops[t] >= 0:
+		return int(ex.Ops[t]), o.ActionWeight, true
+	case o.EconomyWeight != 0 && t < len(ex.Syms):
+		return int(grammar.Noop), o.EconomyWeight, true
+	}
+	return 0, 0, false
 }
 
 // outTarget is the output's target at input t and whether input t has an

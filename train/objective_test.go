@@ -40,7 +40,7 @@ func fullObjective(L, S int, seed uint64) *Objective {
 	rng := rand.New(rand.NewPCG(seed, 8))
 	return &Objective{
 		Next: NewHead(L+1, S, 0.5, rng), LM: NewHead(L+1, S, 0.5, rng),
-		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2,
+		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2, EconomyWeight: 0.3,
 	}
 }
 
@@ -253,5 +253,40 @@ func TestHeadSkipsTrailingZeros(t *testing.T) {
 				t.Fatalf("live %d: gradient %d is %v, the full sum %v", live, i, h.Grad[i], grad[i])
 			}
 		}
+	}
+}
+
+// TestEconomyTarget: the economy prior's no-op target applies at the first
+// iteration of every input symbol that has no PDA operation as a target,
+// never at the end marker nor at a later iteration; a PDA operation, where
+// the action loss has one, takes precedence with its own weight.
+func TestEconomyTarget(t *testing.T) {
+	ex := Example{Syms: []int{0, 1, 0}, Ops: []int8{1, -1}}
+	obj := &Objective{ActionWeight: 2, EconomyWeight: 0.3}
+	type want struct {
+		op int
+		w  float64
+		on bool
+	}
+	for _, c := range []struct {
+		t, it int
+		want
+	}{
+		{0, 0, want{1, 2, true}},   // the PDA's operation
+		{0, 1, want{0, 0, false}},  // a later iteration
+		{1, 0, want{0, 0.3, true}}, // no operation: the no-op prior
+		{2, 0, want{0, 0.3, true}}, // past ex.Ops
+		{3, 0, want{0, 0, false}},  // the end marker
+	} {
+		op, w, on := obj.actionTarget(ex, c.t, c.it)
+		if (want{op, w, on}) != c.want {
+			t.Errorf("input %d, iteration %d: got (%d, %g, %v), want %+v", c.t, c.it, op, w, on, c.want)
+		}
+	}
+	if _, _, on := (&Objective{ActionWeight: 2}).actionTarget(ex, 1, 0); on {
+		t.Error("without the prior, an input with no operation has an action term")
+	}
+	if op, w, on := (&Objective{EconomyWeight: 0.3}).actionTarget(ex, 0, 0); !on || op != 0 || w != 0.3 {
+		t.Errorf("without the action loss, input 0 has (%d, %g, %v); want the no-op prior", op, w, on)
 	}
 }
