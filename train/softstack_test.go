@@ -140,3 +140,34 @@ func TestSoftStackAlternate(t *testing.T) {
 		t.Errorf("after a digital start, parameter %d's gradient differs from the digital net's by %g", at, d)
 	}
 }
+
+// TestSoftStraightRTRLEqualsBPTT: the straight-through superposition stack
+// (a surrogate gradient, so no finite-difference check applies) gives the
+// same gradient under RTRL and BPTT, to 1e-8, with every objective term; it
+// differs from the digital stack's one-step derivative and from the soft
+// stack's.
+func TestSoftStraightRTRLEqualsBPTT(t *testing.T) {
+	eachOrderSeed(t, 5, func(t *testing.T, order nspda.Order, seed uint64) {
+		net := softTestNet(t, order, 3, 4, seed, 14, 1.5)
+		net.SoftStraight = true
+		rng := rand.New(rand.NewPCG(seed, 4))
+		ex := objExample(rng, 3, 5+rng.IntN(10))
+		for _, obj := range []*Objective{nil, fullObjective(3, net.StateSize(), seed)} {
+			gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
+			gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
+			if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
+				t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
+			}
+			checkAgree(t, fmt.Sprintf("objective %v: ", obj != nil), gr, gb)
+		}
+		gs, _ := gradOf(&BPTT{}, net, ex, 2, seed)
+		gd, _ := gradOf(&BPTT{}, testNet(t, order, 3, 4, seed), ex, 2, seed)
+		gf, _ := gradOf(&BPTT{}, softTestNet(t, order, 3, 4, seed, 14, 1.5), ex, 2, seed)
+		if d, _ := relDiff(gs, gd); d < 1e-6 {
+			t.Fatal("the straight-through stack gives the digital stack's gradient")
+		}
+		if d, _ := relDiff(gs, gf); d < 1e-6 {
+			t.Fatal("the straight-through stack gives the soft stack's gradient")
+		}
+	})
+}

@@ -51,6 +51,7 @@ var optionFlags = []optionFlag{
 	{"soft-growth", "soft_growth", fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", nspda.DefaultSoftGrowth), parseFloat},
 	{"actions", "actions", "nspda: action neurons (0: one per symbol, the paper's)", parseInt},
 	{"soft-alternate", "soft_alternate", "with --soft-stack and --restarts: even starts train on the digital stack, odd ones on the superposition stack (selection chooses)", nil},
+	{"soft-straight", "soft_straight", "with --soft-stack: the stack moves by the digital operation and the gradient goes through the superposition stack at β (straight-through)", nil},
 }
 
 // show is the flag's text of an option's value (as Config.Option gives

@@ -50,6 +50,10 @@ type Net struct {
 	NoReadGrad bool
 	// SoftStack trains through the superposition stack (see above).
 	SoftStack bool
+	// SoftStraight: with SoftStack, the superposition stack moves by the
+	// digital operation (π one-hot) and its derivatives take ∂π/∂v from
+	// the soft policy at β (soft.go).
+	SoftStraight bool
 	// Beta is the superposition stack's sharpness β (≤ 0: 1).
 	Beta  float64
 	stack stack.Digital
@@ -108,13 +112,14 @@ func (n *Net) Alphabet() []rune { return n.Model.Alphabet }
 // options when they are on.
 func (n *Net) Config() any {
 	return struct {
-		Order      int  `json:"order"`
-		J          int  `json:"J"`
-		A          int  `json:"A"`
-		EvalRefine int  `json:"eval_refine"`
-		NoReadGrad bool `json:"no_read_grad,omitempty"`
-		SoftStack  bool `json:"soft_stack,omitempty"`
-	}{int(n.Order), n.J, n.A, n.EvalRefine, n.NoReadGrad, n.SoftStack}
+		Order        int  `json:"order"`
+		J            int  `json:"J"`
+		A            int  `json:"A"`
+		EvalRefine   int  `json:"eval_refine"`
+		NoReadGrad   bool `json:"no_read_grad,omitempty"`
+		SoftStack    bool `json:"soft_stack,omitempty"`
+		SoftStraight bool `json:"soft_straight,omitempty"`
+	}{int(n.Order), n.J, n.A, n.EvalRefine, n.NoReadGrad, n.SoftStack, n.SoftStraight}
 }
 
 // NewRecord returns scratch space for one iteration.

@@ -33,6 +33,11 @@ type Options struct {
 	// on the digital stack and the odd ones on the superposition stack, so
 	// that selection chooses between them.
 	SoftAlternate bool `json:"soft_alternate,omitempty"`
+	// SoftStraight (with SoftStack) keeps the forward pass on the digital
+	// stack's operation (π one-hot, DecodeAction's) and back-propagates
+	// through the superposition stack's cells and its policy at β: a
+	// straight-through estimator of credit through the stack.
+	SoftStraight bool `json:"soft_straight,omitempty"`
 	// Actions is the number of action neurons A (0: one per symbol, the
 	// paper's |a| = |x|). At second order an operation that depends on
 	// the stack's top needs action neurons of its own (docs/design.md
@@ -65,8 +70,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("hint-strength must be at most %g, not %g", float64(MaxHintStrength), o.HintH)
 	case o.Hints > 0 && o.HintH <= 0:
 		return fmt.Errorf("hint strength must be positive")
-	case (o.SoftBeta0 != 0 || o.SoftGrowth != 0 || o.SoftAlternate) && !o.SoftStack:
-		return fmt.Errorf("soft-beta0, soft-growth and soft-alternate need soft-stack")
+	case (o.SoftBeta0 != 0 || o.SoftGrowth != 0 || o.SoftAlternate || o.SoftStraight) && !o.SoftStack:
+		return fmt.Errorf("soft-beta0, soft-growth, soft-alternate and soft-straight need soft-stack")
 	case !finite(o.SoftBeta0) || !finite(o.SoftGrowth):
 		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
 	case o.Actions < 0 || o.Actions > MaxUnits:

@@ -50,13 +50,14 @@ const DefaultMaxLen = 60
 
 // softRecord is the part of an iteration's record the soft stack needs.
 type softRecord struct {
-	on     bool      // the iteration moved the superposition stack
-	cells  []float64 // S before the action, D×L row-major
-	top    []float64 // T = S'[0]
-	popped []float64 // P = π_pop·S[0]
-	w      []float64 // option weights: push by c at 2c, pop by c at 2c+1, no-op at 2A
-	dlam   []float64 // ∂λ/∂v_c of the push (2c) and pop (2c+1) options; scratch in StepVJP
-	pi     [3]float64
+	on     bool       // the iteration moved the superposition stack
+	cells  []float64  // S before the action, D×L row-major
+	top    []float64  // T = S'[0]
+	popped []float64  // P = π_pop·S[0]
+	w      []float64  // option weights: push by c at 2c, pop by c at 2c+1, no-op at 2A
+	dlam   []float64  // ∂λ/∂v_c of the push (2c) and pop (2c+1) options; scratch in StepVJP
+	pi     [3]float64 // π of the move (one-hot with SoftStraight)
+	piSoft [3]float64 // π of the soft policy, whose Jacobian the derivatives take
 	vTop   float64
 	vPop   float64
 	dv     []float64 // scratch: ∂/∂v of the A action neurons
@@ -149,6 +150,11 @@ func (n *Net) softPolicy(sr *softRecord, act []float64) {
 	for o := range sr.w {
 		sr.w[o] /= z
 		sr.pi[optionOp(o, A)] += sr.w[o]
+	}
+	sr.piSoft = sr.pi
+	if n.SoftStraight {
+		sr.pi = [3]float64{}
+		sr.pi[DecodeAction(act)] = 1
 	}
 }
 
@@ -278,7 +284,7 @@ func (n *Net) softVJP(rec *record, dpn, dS2, dS []float64, ds []float64, gWa, gB
 // the gradient dpi of π.
 func (n *Net) softPolicyVJP(sr *softRecord, dpi [3]float64) {
 	A := n.A
-	mean := sr.pi[0]*dpi[0] + sr.pi[1]*dpi[1] + sr.pi[2]*dpi[2]
+	mean := sr.piSoft[0]*dpi[0] + sr.piSoft[1]*dpi[1] + sr.piSoft[2]*dpi[2]
 	for c := 0; c < A; c++ {
 		dPushOpt := sr.w[2*c] * (dpi[grammar.Push] - mean)
 		dPopOpt := sr.w[2*c+1] * (dpi[grammar.Pop] - mean)

@@ -345,3 +345,35 @@ func TestSetSoftFalseTrainsDigitally(t *testing.T) {
 		}
 	}
 }
+
+// TestSoftStraight: with SoftStraight the superposition stack moves by the
+// digital operation, so a training pass gives the digital training pass's
+// loss at any sharpness (β = 1 here, where the soft stack's differs); its
+// VJP and JVP are adjoint; and its gradient is not the soft stack's.
+func TestSoftStraight(t *testing.T) {
+	differ := 0
+	for order, seed := range orderSeeds(1, 6) {
+		st := softNet(t, order, 3, 5, 3, seed, 30, 1)
+		st.SoftStraight = true
+		soft := softNet(t, order, 3, 5, 3, seed, 30, 1)
+		digital := NewNet(st.Model)
+		srng := rand.New(rand.NewPCG(seed, 4))
+		for i := 0; i < 10; i++ {
+			c := nntest.Case{Syms: randomSyms(srng, 3, 1+srng.IntN(25)), Label: 1, Refine: 2, Seed: seed*100 + uint64(i)}
+			a, b := nntest.Loss(st, c), nntest.Loss(digital, c)
+			if math.Abs(a-b) > 1e-9*math.Max(1, b) {
+				t.Fatalf("order %d seed %d string %d: straight-through loss %v, digital %v", order, seed, i, a, b)
+			}
+			if s := nntest.Loss(soft, c); math.Abs(s-b) > 1e-6 {
+				differ++
+			}
+		}
+		rng := rand.New(rand.NewPCG(seed, 1))
+		for _, refine := range []int{1, 3} {
+			nntest.CheckAdjoint(t, st, nntest.Case{Syms: randomSyms(rng, 3, 10), Label: 1, Refine: refine, Seed: seed}, 1e-10)
+		}
+	}
+	if differ == 0 {
+		t.Fatal("the soft stack at β = 1 gives the digital loss too: the test checks nothing")
+	}
+}

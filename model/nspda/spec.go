@@ -82,7 +82,7 @@ func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 	}
 	n := NewNet(m)
 	n.NoReadGrad = own.NoReadGrad
-	n.SoftStack = own.SoftStack
+	n.SoftStack, n.SoftStraight = own.SoftStack, own.SoftStraight
 	return n, nil
 }
 
