@@ -378,11 +378,13 @@ func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 	if s.net, err = spec.New(lang.PDA.Alphabet, opt, initRng); err != nil {
 		return nil, err
 	}
-	if _, ok := s.net.(nn.Actor); cfg.ActionWeight > 0 && !ok {
-		return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
-	}
-	if _, ok := s.net.(nn.Actor); cfg.EconomyWeight > 0 && !ok {
-		return nil, fmt.Errorf("the economy prior applies to models with action neurons (nspda), not %s", cfg.Model)
+	if _, ok := s.net.(nn.Actor); !ok {
+		switch {
+		case cfg.ActionWeight > 0:
+			return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
+		case cfg.EconomyWeight > 0:
+			return nil, fmt.Errorf("the economy prior applies to models with action neurons (nspda), not %s", cfg.Model)
+		}
 	}
 	if err := s.initialize(cfg, s.net.Params(), hints); err != nil {
 		return nil, err

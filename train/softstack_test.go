@@ -29,14 +29,7 @@ func TestSoftStackRTRLEqualsBPTT(t *testing.T) {
 		rng := rand.New(rand.NewPCG(seed, 4))
 		ex := objExample(rng, 3, 5+rng.IntN(10))
 		ex.Hinted = randomExample(rng, 3, len(ex.Syms), true).Hinted
-		for _, obj := range []*Objective{nil, fullObjective(3, net.StateSize(), seed)} {
-			gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
-			gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
-			if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
-				t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
-			}
-			checkAgree(t, fmt.Sprintf("objective %v: ", obj != nil), gr, gb)
-		}
+		checkRTRLWithObjectives(t, net, ex, seed)
 		digital := testNet(t, order, 3, 4, seed)
 		gs, _ := gradOf(&BPTT{}, net, ex, 2, seed)
 		gd, _ := gradOf(&BPTT{}, digital, ex, 2, seed)
@@ -44,6 +37,21 @@ func TestSoftStackRTRLEqualsBPTT(t *testing.T) {
 			t.Fatal("the soft stack gives the digital stack's gradient: the test checks nothing")
 		}
 	})
+}
+
+// checkRTRLWithObjectives checks that RTRL and BPTT give net the same loss
+// (1e-12) and gradient (checkAgree) on ex, with the paper's loss and with
+// every objective term, two refinement iterations.
+func checkRTRLWithObjectives(t *testing.T, net *nspda.Net, ex Example, seed uint64) {
+	t.Helper()
+	for _, obj := range []*Objective{nil, fullObjective(3, net.StateSize(), seed)} {
+		gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
+		gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
+		if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
+			t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
+		}
+		checkAgree(t, fmt.Sprintf("objective %v: ", obj != nil), gr, gb)
+	}
 }
 
 // TestSoftStackTBPTTLongWindow: a window longer than the string gives
@@ -152,14 +160,7 @@ func TestSoftStraightRTRLEqualsBPTT(t *testing.T) {
 		net.SoftStraight = true
 		rng := rand.New(rand.NewPCG(seed, 4))
 		ex := objExample(rng, 3, 5+rng.IntN(10))
-		for _, obj := range []*Objective{nil, fullObjective(3, net.StateSize(), seed)} {
-			gb, lb := gradObj(&BPTT{}, net, obj, ex, 2, seed)
-			gr, lr := gradObj(&RTRL{}, net, obj, ex, 2, seed)
-			if math.Abs(lb-lr) > 1e-12*math.Abs(lb) {
-				t.Fatalf("losses differ: BPTT %v, RTRL %v", lb, lr)
-			}
-			checkAgree(t, fmt.Sprintf("objective %v: ", obj != nil), gr, gb)
-		}
+		checkRTRLWithObjectives(t, net, ex, seed)
 		gs, _ := gradOf(&BPTT{}, net, ex, 2, seed)
 		gd, _ := gradOf(&BPTT{}, testNet(t, order, 3, 4, seed), ex, 2, seed)
 		gf, _ := gradOf(&BPTT{}, softTestNet(t, order, 3, 4, seed, 14, 1.5), ex, 2, seed)
