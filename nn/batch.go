@@ -27,9 +27,10 @@ type Batch interface {
 
 // BatchLoss holds the loss terms of a backward pass (Batch.Backward).
 type BatchLoss struct {
-	// Out returns the output term's loss and its derivative with respect
-	// to the logit o of string b at iteration it of input t (0, 0: none).
-	Out func(b, t, it int, o float64) (loss, d float64)
+	// Target returns the label y of the output term of string b at input t,
+	// the binary cross-entropy BCE(o, y) of the logit o after each of the
+	// input's iterations; on false: no output term there.
+	Target func(b, t int) (y float64, on bool)
 	// State, when not nil, is called with string b's state s after the
 	// last iteration of input t; it returns the loss of its terms there and
 	// adds their gradient into ds.

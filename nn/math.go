@@ -14,6 +14,18 @@ func BCE(o float64, y float64) float64 {
 	return sp - y*o
 }
 
+// BCEGrad returns BCE(o, y) and its derivative σ(o) − y from one
+// exponential: the same values as BCE and Sigmoid up to rounding (for
+// o ≥ 0, σ(o) is Sigmoid's to the bit).
+func BCEGrad(o, y float64) (loss, d float64) {
+	e := math.Exp(-math.Abs(o))
+	sg := 1 / (1 + e)
+	if o < 0 {
+		sg = e * sg
+	}
+	return math.Max(o, 0) + math.Log1p(e) - y*o, sg - y
+}
+
 // Dot returns Σ a_i b_i.
 func Dot(a, b []float64) float64 {
 	s := 0.0

@@ -53,6 +53,23 @@ func TestBCE(t *testing.T) {
 	}
 }
 
+// TestBCEGrad checks BCEGrad against BCE and Sigmoid: equal to 1e-15
+// relative, and σ(o) to the bit for o ≥ 0.
+func TestBCEGrad(t *testing.T) {
+	for _, o := range []float64{-1000, -40, -5, -1, -0.25, -1e-9, 0, 1e-9, 0.5, 2, 6, 40, 1000} {
+		for _, y := range []float64{0, 1} {
+			l, d := BCEGrad(o, y)
+			wl, wd := BCE(o, y), Sigmoid(o)-y
+			if math.Abs(l-wl) > 1e-15*math.Max(1, math.Abs(wl)) || math.Abs(d-wd) > 1e-15 {
+				t.Errorf("BCEGrad(%g, %g) = %g, %g; want %g, %g", o, y, l, d, wl, wd)
+			}
+			if o >= 0 && d != wd {
+				t.Errorf("BCEGrad(%g, %g): σ(o) − y = %g, Sigmoid gives %g", o, y, d, wd)
+			}
+		}
+	}
+}
+
 // TestDotZero checks the two vector helpers.
 func TestDotZero(t *testing.T) {
 	a, b := []float64{1, 2, 3}, []float64{4, -5, 6}

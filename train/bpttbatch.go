@@ -25,6 +25,9 @@ type BatchBPTT struct {
 	ins [][]int
 	exs []Example
 	obj *Objective
+	// terms holds the loss terms' method values, made once (a method
+	// value made per batch would allocate).
+	terms nn.BatchLoss
 }
 
 // Name is "bptt-batch".
@@ -77,25 +80,22 @@ func (e *BatchBPTT) GradientBatch(net nn.Net, obj *Objective, exs []Example, ref
 	}
 	e.bt.Forward(e.ins, refine, rngs)
 	e.exs, e.obj = exs, obj
-	ls := nn.BatchLoss{Out: e.out}
-	if obj != nil && len(obj.Heads()) > 0 {
-		ls.State = e.state
+	if e.terms.Target == nil {
+		e.terms = nn.BatchLoss{Target: e.target, State: e.state, Action: e.action}
+	}
+	ls := nn.BatchLoss{Target: e.terms.Target}
+	if obj != nil && (obj.Next != nil || obj.LM != nil) { // Heads() would allocate
+		ls.State = e.terms.State
 	}
 	if obj != nil && (obj.ActionWeight != 0 || obj.EconomyWeight != 0) {
-		ls.Action = e.action
+		ls.Action = e.terms.Action
 	}
 	loss := e.bt.Backward(ls, grad)
 	e.exs, e.obj = nil, nil
 	return loss, nil
 }
 
-func (e *BatchBPTT) out(b, t, _ int, o float64) (float64, float64) {
-	y, on := e.exs[b].outTarget(t)
-	if !on {
-		return 0, 0
-	}
-	return nn.BCE(o, y), nn.Sigmoid(o) - y
-}
+func (e *BatchBPTT) target(b, t int) (float64, bool) { return e.exs[b].outTarget(t) }
 
 func (e *BatchBPTT) state(b, t int, s, ds []float64) float64 {
 	return e.obj.stateLoss(e.exs[b], t, s, ds)

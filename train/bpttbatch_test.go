@@ -135,3 +135,29 @@ func TestBatchRefuses(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestBatchAllocs: once its buffers have grown to a batch, the lock-step
+// path allocates nothing to run it again (forward, backward, every loss
+// term).
+func TestBatchAllocs(t *testing.T) {
+	const L = 4
+	net := testNet(t, nspda.Third, L, 8, 1)
+	obj := fullObjective(L, net.StateSize(), 1)
+	rng := rand.New(rand.NewPCG(1, 9))
+	exs := make([]Example, 32)
+	rngs := make([]*rand.Rand, len(exs))
+	for b := range exs {
+		exs[b] = objExample(rng, L, 1+rng.IntN(20))
+		rngs[b] = rand.New(rand.NewPCG(uint64(b), 5))
+	}
+	est, grad := &BatchBPTT{}, make([]float64, len(net.Params()))
+	run := func() {
+		if _, err := est.GradientBatch(net, obj, exs, 4, rngs, grad); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	if n := testing.AllocsPerRun(20, run); n != 0 {
+		t.Errorf("%v allocations per batch", n)
+	}
+}

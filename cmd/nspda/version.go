@@ -18,8 +18,9 @@ var version = ""
 // versionString is the module version and, when the binary was built from
 // a checkout with VCS stamping, the revision, its time and "+dirty" for
 // uncommitted changes; "devel" when nothing is known; then the Go version
-// and the lock-step batch's contraction kernels compiled in (nspda.Kernels:
-// "go", or "simd/archsimd" when built with GOEXPERIMENT=simd).
+// and the lock-step batch's contraction kernels in use (nspda.Kernels:
+// "go", or "simd/archsimd" when built with GOEXPERIMENT=simd and run on a
+// CPU with AVX-512).
 func versionString() string {
 	v := version
 	info, ok := debug.ReadBuildInfo()

@@ -3,7 +3,6 @@ package nspda
 import (
 	"errors"
 	"math/rand/v2"
-	"slices"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/nn"
@@ -11,68 +10,109 @@ import (
 )
 
 // Batch runs the strings of a minibatch through a Net in lock-step, for
-// BPTT: iteration i of every string that is still running is computed
-// together. Each string keeps its own digital stack, its own read
-// draws (its own rng) and its own record; finished strings drop out. At each
-// input position the running strings are grouped by input symbol, and each
-// group's contractions run on buffers that hold the group batch-innermost,
-// so that the kernels (kFwd, kBack, kGrad) vectorize over the strings. At
-// second order the weights do not depend on the input, whose one-hot vector
-// joins the read in the contraction (v = [r; x]): all running strings form
-// one group.
+// BPTT. Each string keeps its own digital stack and its own read draws (its
+// own rng); finished strings drop out. At each input position the running
+// strings are grouped by input symbol (at second order the weights do not
+// depend on the input, whose one-hot vector joins the read in the
+// contraction, v = [r; x], and all running strings form one group), and
+// each group runs on buffers that hold it batch-innermost, in chunks of
+// lanes strings, so that the kernels (kernels_*.go) vectorize over the
+// strings.
+//
+// Every iteration of an input sees the same read (Net), so the contraction
+// of eq. (1) with the context v (the read, and at second order the input),
+//
+//	C[j, i] = Σ_k W[i, j, k, l]·v_k,
+//
+// is one J×J matrix per string and input (kForm), and each of the K
+// iterations is pre = b + C·z (kIter), lane by lane; the action neurons'
+// A×J matrix likewise. The groups are formed once per input, not once per
+// iteration. The backward pass runs the iterations in reverse on the same
+// matrices (kIterBack), sums their outer products G = Σ_it z_it ⊗ δpre_it
+// (kOuterSum), and contracts G with the weights once per input: the read's
+// gradient (kBackRows) at once, the weights' (kGradLog) over the logs of
+// all of a symbol's groups at the end. Per input and string that is about
+// 3·J²·C + 3·K·J² multiply-adds, against 3·K·J²·C had each iteration
+// contracted the weights (docs/performance.md).
 //
 // The forward pass, the derivatives and the read draws of each string are
-// those of Net.Step/StepVJP (digital stack, straight-through state
-// neurons, the one-step soft-stack derivative of the read); only the order
-// of floating-point sums differs. Supported: both orders, refinement K ≥ 1,
-// NoReadGrad. Not supported: SoftStack (Check says so).
-//
-// The state of string b is held unit-major: unit u (the J state neurons,
-// the R read neurons, the R pending read neurons) at u*B + b.
+// those of Net.Step/StepVJP (digital stack, straight-through state neurons,
+// the one-step soft-stack derivative of the read); only the order of
+// floating-point sums differs. Supported: both orders, refinement K ≥ 1,
+// NoReadGrad. Not supported: SoftStack (CheckBatch says so).
 type Batch struct {
 	n      *Net
 	B      int
+	bp     int // B rounded up to whole chunks
 	refine int
 	ins    [][]int
 	steps  []int
 	T      int
 	stacks []stack.Digital
 	rngs   []*rand.Rand
-	st     [][]float64 // st[i]: the states before iteration i
-	recs   []batchRec  // per iteration
-	groups [][][]int   // groups[t][l]: the strings with input l at position t (second order: all in groups[t][0])
-	gs, ga []chunkLog  // per group l: the chunks of the gradients of Ws and Wa
-	zin    []float64   // scratch: a group's state and read
-	dzin   []float64   // scratch: their gradient
-	zr     []float64   // scratch: a group's z_j·r_k
-	gout   []float64   // scratch: a group's outputs or their gradients
-	dzr    []float64   // scratch: the gradient of zr
-	col    []float64   // scratch: one string's action pre-activations
-	ds     []float64   // scratch: (J+2R)×B
-	ds2    []float64   // scratch: (J+2R)×B
-	dpre   []float64   // scratch: J×B
-	dact   []float64   // scratch: A×B
-	sv     []float64   // scratch: one string's state
-	dsv    []float64   // scratch: one string's state gradient
-	dpn    []float64   // scratch: R
-	gsig   []float64   // scratch: a group's σ'
-	rbase  []float64   // scratch: R drawn read values
-	rg     []float64   // scratch: R
-	rold   []float64   // scratch: R, a string's read before its action
-	rn     []float64   // scratch: R
-	nIt    int         // iterations of the longest string
+	groups [][][]int // groups[t][l]: the strings with input l at position t (second order: all in groups[t][0])
+	col    []float64 // scratch: one string's action pre-activations
+	rbase  []float64 // scratch: R drawn read values
+	sym    symState
 }
 
-// batchRec is one lock-step iteration's record.
-type batchRec struct {
-	dsig  []float64 // J×B: σ'(pre)
-	act   []float64 // A×B: action pre-activations (moved strings)
-	g     []float64 // R×B: ∂r'/∂f̂ at the action taken
-	logit []float64 // B
-	fprim []float64 // B
-	cstar []int     // B
-	moved []bool    // B
-	noop  []bool    // B
+// symGroup holds one group (the strings with one input symbol) at one input
+// position: what the backward pass needs of its forward pass, in group
+// buffers (rows per string, batch-innermost, at(rows, r, m)).
+type symGroup struct {
+	l     int
+	idx   []int
+	nc    int
+	moved bool      // some string of the group moves its stack
+	v     []float64 // C rows: the read (and at second order the one-hot input)
+	z     []float64 // (K+1)·J rows: the state before each iteration and after the last
+	dsig  []float64 // K·J rows: σ'(pre) of each iteration
+	act   []float64 // A rows: the action pre-activations (moved)
+	cm    []float64 // J·J rows: C for Ws, row j·J+i
+	ca    []float64 // J·A rows: C for Wa (moved)
+	soff  int       // the group's first chunk in its symbol's log of Ws
+	aoff  int       // and of Wa (moved)
+}
+
+// rowLog collects, for one input symbol, the outer-product sums G and the
+// read vectors v of every group of that symbol over a backward pass, for
+// one weight-gradient contraction (kGradLog) at the end. Its chunks are one
+// row longer than their rows: with chunks of exactly 4 KiB (J = 8), the
+// contraction's walk over the chunks hit one cache set.
+type rowLog struct {
+	d, z []float64
+	n    int // chunks
+}
+
+// logStride is the chunk stride of a log of rows rows.
+func logStride(rows int) int { return (rows + 1) * lanes }
+
+// symState is the per-symbol path's part of Batch.
+type symState struct {
+	sg     [][]symGroup // sg[t]: the groups of input position t
+	gidx   []int        // T·B: string b's group at t
+	pos    []int        // T·B: its place in the group
+	moved  []bool       // T·B
+	noop   []bool       // T·B
+	cstar  []int        // T·B
+	fprim  []float64    // T·B
+	g      []float64    // T·B·R: ∂r'/∂f̂ at the action taken
+	rn     []float64    // T·B·R: the read after input t
+	logit  []float64    // T·K·B
+	zs, rs []float64    // B·J, B·R: the state between inputs
+	pre    []float64    // scratch: J rows
+	lg     []float64    // scratch: 1 row
+	// backward
+	dz, dr, dp, dpn []float64 // B·J, B·R, B·R, B·R
+	dout            []float64 // K·bp: the output terms' derivatives at one input
+	ob, yb, wb      []float64 // K·bp: their logits, labels and weights (0: no term)
+	dzc, dv, dpre   []float64 // scratch: J, C, J rows
+	dact, dO        []float64 // scratch: A rows, K rows
+	accBs, accWo    []float64 // J·lanes: lane sums
+	accBa           []float64 // A·lanes
+	accBo           []float64 // lanes
+	sv, dsv         []float64 // one string's state and its gradient
+	slog, alog      []rowLog  // per input symbol: the logs of Ws's and Wa's gradients
 }
 
 var _ nn.Batcher = (*Net)(nil)
@@ -115,35 +155,17 @@ func zeroed(v []float64, n int) []float64 {
 	return v
 }
 
-// Forward runs the strings ins[b] (input indices, the end marker included)
-// with K = refine iterations per input, string b drawing its reads from
-// rngs[b] (nil: evaluation mode, the midpoints).
-func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
+// setup sizes the batch for the strings ins and groups them by input
+// symbol at each position.
+func (bt *Batch) setup(ins [][]int, refine int, rngs []*rand.Rand) {
 	n := bt.n
-	J, R, A, B := n.J, n.R(), n.A, len(ins)
+	R, A, B := n.R(), n.A, len(ins)
 	bt.B, bt.refine, bt.ins, bt.rngs = B, refine, ins, rngs
 	bt.steps = grow(bt.steps, B)
 	bt.T = 0
 	for b, in := range ins {
 		bt.steps[b] = len(in)
 		bt.T = max(bt.T, len(in))
-	}
-	bt.nIt = bt.T * refine
-	S := (J + 2*R) * B
-	for len(bt.st) <= bt.nIt {
-		bt.st = append(bt.st, nil)
-	}
-	for i := range bt.nIt + 1 {
-		bt.st[i] = grow(bt.st[i], S)
-	}
-	for len(bt.recs) < bt.nIt {
-		bt.recs = append(bt.recs, batchRec{})
-	}
-	for i := range bt.nIt {
-		rc := &bt.recs[i]
-		rc.dsig, rc.act, rc.g = grow(rc.dsig, J*B), grow(rc.act, A*B), grow(rc.g, R*B)
-		rc.logit, rc.fprim = grow(rc.logit, B), grow(rc.fprim, B)
-		rc.cstar, rc.moved, rc.noop = grow(rc.cstar, B), grow(rc.moved, B), grow(rc.noop, B)
 	}
 	for len(bt.groups) < bt.T {
 		bt.groups = append(bt.groups, nil)
@@ -166,27 +188,344 @@ func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
 	}
 	bt.stacks = grow(bt.stacks, B)
 	bt.col = grow(bt.col, A)
-	bt.rbase, bt.rg, bt.rn, bt.rold = grow(bt.rbase, R), grow(bt.rg, R), grow(bt.rn, R), grow(bt.rold, R)
-	base := bt.rbase
-	s := bt.st[0]
-	clear(s)
+	bt.rbase = grow(bt.rbase, R)
+}
+
+// Forward runs the strings ins[b] (input indices, the end marker included)
+// with K = refine iterations per input, string b drawing its reads from
+// rngs[b] (nil: evaluation mode, the midpoints).
+func (bt *Batch) Forward(ins [][]int, refine int, rngs []*rand.Rand) {
+	n, ss := bt.n, &bt.sym
+	J, R, B := n.J, n.R(), len(ins)
+	bt.setup(ins, refine, rngs)
+	T := bt.T
+	ss.gidx, ss.pos = grow(ss.gidx, T*B), grow(ss.pos, T*B)
+	ss.moved, ss.noop, ss.cstar = grow(ss.moved, T*B), grow(ss.noop, T*B), grow(ss.cstar, T*B)
+	ss.fprim, ss.g, ss.rn = grow(ss.fprim, T*B), grow(ss.g, T*B*R), grow(ss.rn, T*B*R)
+	ss.logit = grow(ss.logit, T*refine*B)
+	ss.zs, ss.rs = zeroed(ss.zs, B*J), grow(ss.rs, B*R)
 	for b := range B {
 		bt.stacks[b].Reset()
-		s[b] = 1
-		var rng *rand.Rand
-		if rngs != nil {
-			rng = rngs[b]
+		ss.zs[b*J] = 1
+		startRead(bt.rng(b), ss.rs[b*R:(b+1)*R])
+	}
+	ss.slog, ss.alog = grow(ss.slog, n.X()), grow(ss.alog, n.X())
+	for l := range ss.slog {
+		ss.slog[l].n, ss.alog[l].n = 0, 0
+	}
+	for len(ss.sg) < T {
+		ss.sg = append(ss.sg, nil)
+	}
+	for t := range T {
+		sgs := ss.sg[t][:0]
+		for l, idx := range bt.groups[t] {
+			if len(idx) == 0 {
+				continue
+			}
+			if len(sgs) < cap(sgs) {
+				sgs = sgs[:len(sgs)+1]
+			} else {
+				sgs = append(sgs, symGroup{})
+			}
+			g := &sgs[len(sgs)-1]
+			g.l, g.idx, g.nc = l, idx, chunks(len(idx))
 		}
-		startRead(rng, base)
-		for k, v := range base {
-			s[(J+k)*B+b] = v
-			s[(J+R+k)*B+b] = v
+		ss.sg[t] = sgs
+		for gi := range sgs {
+			bt.forwardGroup(t, gi)
 		}
 	}
-	for t := range bt.T {
-		for it := range refine {
-			bt.step(t*refine+it, t, it == 0, it == refine-1)
+}
+
+// rng is string b's read stream (nil in evaluation mode).
+func (bt *Batch) rng(b int) *rand.Rand {
+	if bt.rngs == nil {
+		return nil
+	}
+	return bt.rngs[b]
+}
+
+// forwardGroup runs the K iterations of input t for group gi.
+func (bt *Batch) forwardGroup(t, gi int) {
+	n, ss := bt.n, &bt.sym
+	J, R, A, B, C, K := n.J, n.R(), n.A, bt.B, n.ctxRow(), bt.refine
+	g := &ss.sg[t][gi]
+	nc, W := g.nc, g.nc*lanes
+	g.v = zeroed(g.v, C*W)
+	g.z = grow(g.z, (K+1)*J*W)
+	clear(g.z[:J*W])
+	g.dsig = grow(g.dsig, K*J*W)
+	g.moved = false
+	for m, b := range g.idx {
+		ss.gidx[t*B+b], ss.pos[t*B+b] = gi, m
+		for k := range R {
+			g.v[at(C, k, m)] = ss.rs[b*R+k]
 		}
+		if C > R {
+			g.v[at(C, R+bt.ins[b][t], m)] = 1
+		}
+		for j := range J {
+			g.z[at(J, j, m)] = ss.zs[b*J+j]
+		}
+		g.moved = g.moved || bt.ins[b][t] < n.L
+	}
+	g.soff = ss.slog[g.l].n
+	ss.slog[g.l].n += nc
+	if g.moved {
+		g.aoff = ss.alog[g.l].n
+		ss.alog[g.l].n += nc
+	}
+	ws, wa := bt.bases(g.l)
+	g.cm = grow(g.cm, J*J*W)
+	kForm(g.cm, n.Ws, ws, C, J*J, g.v, nc)
+	if g.moved {
+		g.ca = grow(g.ca, J*A*W)
+		kForm(g.ca, n.Wa, wa, C, J*A, g.v, nc)
+		g.act = grow(g.act, A*W)
+		kApply(g.act, n.Ba, g.ca, g.z[:J*W], J, A, nc)
+		ss.dact = grow(ss.dact, A*W)
+		dsigmoid(ss.dact, g.act) // σ' of the action neurons, for f̂'(v*)
+	}
+	a := bt.col
+	for m, b := range g.idx {
+		tb := t*B + b
+		l := bt.ins[b][t]
+		r, rn := ss.rs[b*R:(b+1)*R], ss.rn[tb*R:(tb+1)*R]
+		ss.moved[tb] = l < n.L
+		if !ss.moved[tb] { // the end marker: the stack does not move
+			copy(rn, r)
+			continue
+		}
+		for c := range a {
+			a[c] = g.act[at(A, c, m)]
+		}
+		op, cstar := decideOp(a)
+		ss.cstar[tb], ss.fprim[tb], ss.noop[tb] = cstar, 2*ss.dact[at(A, cstar, m)], op == grammar.Noop
+		move(&bt.stacks[b], op, a[cstar], l, bt.rng(b), r, bt.rbase, ss.g[tb*R:(tb+1)*R], rn)
+		copy(r, rn)
+	}
+	ss.pre = grow(ss.pre, J*W)
+	ss.lg = grow(ss.lg, W)
+	pre, lg := ss.pre, ss.lg
+	for it := range K {
+		z, zn := g.z[it*J*W:(it+1)*J*W], g.z[(it+1)*J*W:(it+2)*J*W]
+		kIter(zn, g.dsig[it*J*W:(it+1)*J*W], lg, pre, n.Bs, g.cm, z, n.Wo, n.Bo[0], J, nc)
+		for m, b := range g.idx {
+			ss.logit[(t*K+it)*B+b] = lg[at(1, 0, m)]
+		}
+	}
+	zK := g.z[K*J*W:]
+	for m, b := range g.idx {
+		for j := range J {
+			ss.zs[b*J+j] = zK[at(J, j, m)]
+		}
+	}
+}
+
+// Backward runs the reverse sweep of the last Forward with the loss terms
+// of ls, ADDS the gradient of the summed loss of all strings into grad, and
+// returns that loss.
+func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
+	n, ss := bt.n, &bt.sym
+	J, R, A, B, K := n.J, n.R(), n.A, bt.B, bt.refine
+	S := J + 2*R
+	gWs, gBs, gWa, gBa, gWo, gBo := n.grads(grad)
+	ss.dz, ss.dr, ss.dp = zeroed(ss.dz, B*J), zeroed(ss.dr, B*R), zeroed(ss.dp, B*R)
+	ss.dpn = grow(ss.dpn, B*R)
+	ss.accBs, ss.accWo = zeroed(ss.accBs, J*lanes), zeroed(ss.accWo, J*lanes)
+	ss.accBa, ss.accBo = zeroed(ss.accBa, A*lanes), zeroed(ss.accBo, lanes)
+	ss.sv, ss.dsv = grow(ss.sv, S), grow(ss.dsv, S)
+	C := n.ctxRow()
+	for l := range ss.slog {
+		sl, al := &ss.slog[l], &ss.alog[l]
+		sl.d, sl.z = grow(sl.d, logStride(J*J)*sl.n), grow(sl.z, logStride(C)*sl.n)
+		al.d, al.z = grow(al.d, logStride(J*A)*al.n), grow(al.z, logStride(C)*al.n)
+	}
+	loss := 0.0
+	for t := bt.T - 1; t >= 0; t-- {
+		loss += bt.outTerms(ls, t, K, ss.logit[t*K*B:(t+1)*K*B])
+		for b := range B {
+			if t >= bt.steps[b] {
+				continue
+			}
+			dz, dr, dp := ss.dz[b*J:(b+1)*J], ss.dr[b*R:(b+1)*R], ss.dp[b*R:(b+1)*R]
+			if ls.State != nil {
+				tb := t*B + b
+				g := &ss.sg[t][ss.gidx[tb]]
+				zK := g.z[K*J*g.nc*lanes:]
+				for j := range J {
+					ss.sv[j] = zK[at(J, j, ss.pos[tb])]
+				}
+				rn := ss.rn[tb*R : (tb+1)*R]
+				copy(ss.sv[J:J+R], rn)
+				copy(ss.sv[J+R:], rn)
+				copy(ss.dsv, dz)
+				copy(ss.dsv[J:], dr)
+				copy(ss.dsv[J+R:], dp)
+				loss += ls.State(b, t, ss.sv, ss.dsv)
+				copy(dz, ss.dsv[:J])
+				copy(dr, ss.dsv[J:J+R])
+				copy(dp, ss.dsv[J+R:])
+			}
+			for k := range R {
+				ss.dpn[b*R+k] = dp[k] + dr[k]
+			}
+		}
+		for gi := range ss.sg[t] {
+			loss += bt.backwardGroup(t, gi, ls)
+		}
+	}
+	for l := range ss.slog {
+		ws, wa := bt.bases(l)
+		if sl := ss.slog[l]; sl.n > 0 {
+			kGradLog(gWs, ws, C, J*J, sl.d, logStride(J*J), sl.z, logStride(C), sl.n)
+		}
+		if al := ss.alog[l]; al.n > 0 {
+			kGradLog(gWa, wa, C, J*A, al.d, logStride(J*A), al.z, logStride(C), al.n)
+		}
+	}
+	laneSums(gBs, ss.accBs)
+	laneSums(gWo, ss.accWo)
+	laneSums(gBa, ss.accBa)
+	laneSums(gBo, ss.accBo)
+	return loss
+}
+
+// outTerms computes the output terms of input t, whose K iterations'
+// logits are logits[it*B + b]: their derivatives by the logits go to
+// bt.sym.dout[it*bt.bp + b]; it returns their loss.
+func (bt *Batch) outTerms(ls nn.BatchLoss, t, K int, logits []float64) float64 {
+	ss, B := &bt.sym, bt.B
+	bt.bp = chunks(B) * lanes
+	n := K * bt.bp
+	ss.dout, ss.ob, ss.yb, ss.wb = grow(ss.dout, n), zeroed(ss.ob, n), zeroed(ss.yb, n), zeroed(ss.wb, n)
+	for b := range B {
+		if t >= bt.steps[b] {
+			continue
+		}
+		y, on := ls.Target(b, t)
+		if !on {
+			continue
+		}
+		for it := range K {
+			q := it*bt.bp + b
+			ss.ob[q], ss.yb[q], ss.wb[q] = logits[it*B+b], y, 1
+		}
+	}
+	return kBCE(ss.dout, ss.ob, ss.yb, ss.wb)
+}
+
+// laneSums adds into dst[r] the sum of row r of acc (lanes values each).
+func laneSums(dst, acc []float64) {
+	for r := range dst {
+		s := 0.0
+		for _, v := range acc[r*lanes : (r+1)*lanes] {
+			s += v
+		}
+		dst[r] += s
+	}
+}
+
+// backwardGroup runs the reverse sweep of input t for group gi: from the
+// gradient with respect to the state after the input (ss.dz, ss.dpn) to the
+// one before it (ss.dz, ss.dr, ss.dp), logging the weights' gradients.
+func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
+	n, ss := bt.n, &bt.sym
+	J, R, A, B, C, K := n.J, n.R(), n.A, bt.B, n.ctxRow(), bt.refine
+	g := &ss.sg[t][gi]
+	nc, W := g.nc, g.nc*lanes
+	ss.dzc, ss.dO = zeroed(ss.dzc, J*W), zeroed(ss.dO, K*W)
+	dzc, dO := ss.dzc, ss.dO
+	for m, b := range g.idx {
+		for j := range J {
+			dzc[at(J, j, m)] = ss.dz[b*J+j]
+		}
+		for it := range K {
+			dO[it*W+at(1, 0, m)] = ss.dout[it*bt.bp+b]
+		}
+	}
+	ws, wa := bt.bases(g.l)
+	// G = Σ_it z_it ⊗ δpre_it goes straight into the symbol's log.
+	sl := &ss.slog[g.l]
+	gcs := logStride(J * J)
+	G := sl.d[g.soff*gcs:]
+	ss.dpre = grow(ss.dpre, K*J*W)
+	for it := K - 1; it >= 0; it-- {
+		zn := g.z[(it+1)*J*W : (it+2)*J*W]
+		dsig := g.dsig[it*J*W : (it+1)*J*W]
+		dpre := ss.dpre[it*J*W : (it+1)*J*W]
+		kIterBack(dzc, dpre, ss.accBs, ss.accWo, ss.accBo, dO[it*W:(it+1)*W], zn, dsig, n.Wo, g.cm, J, nc)
+	}
+	kOuterSum(G, gcs, lanes, g.z, ss.dpre, K, J, J, nc)
+	ss.dv = zeroed(ss.dv, C*W)
+	dv := ss.dv
+	kBackRows(dv, n.Ws, ws, C, J*J, G, gcs, lanes, nc)
+	toLog(sl.z, g.v, C, nc, g.soff)
+	loss := 0.0
+	if g.moved {
+		ss.dact = zeroed(ss.dact, A*W)
+		dact := ss.dact
+		for m, b := range g.idx {
+			tb := t*B + b
+			if !ss.moved[tb] {
+				continue
+			}
+			if !n.NoReadGrad {
+				dot := 0.0
+				for k := range R {
+					dot += ss.g[tb*R+k] * ss.dpn[b*R+k]
+				}
+				dact[at(A, ss.cstar[tb], m)] = ss.fprim[tb] * dot
+			}
+			if ls.Action != nil {
+				if op, w, ok := ls.Action(b, t); ok && w != 0 {
+					tau, lo := actionTarget(grammar.Op(op)), 0.0
+					for c := range A {
+						l, d := actionTerm(g.act[at(A, c, m)], tau, w)
+						lo += l
+						dact[at(A, c, m)] += d
+					}
+					loss += w * lo
+				}
+			}
+		}
+		kAddRows(ss.accBa, dact, A, nc)
+		z0 := g.z[:J*W]
+		al := &ss.alog[g.l]
+		acs := logStride(J * A)
+		Ga := al.d[g.aoff*acs:]
+		kOuterSum(Ga, acs, lanes, z0, dact, 1, J, A, nc)
+		kBackRows(dv, n.Wa, wa, C, J*A, Ga, acs, lanes, nc)
+		toLog(al.z, g.v, C, nc, g.aoff)
+		kApplyT(dzc, g.ca, dact, J, A, nc)
+	}
+	for m, b := range g.idx {
+		tb := t*B + b
+		for j := range J {
+			ss.dz[b*J+j] = dzc[at(J, j, m)]
+		}
+		pass := !ss.moved[tb] || ss.noop[tb] // the end marker, or a no-op: r' = r
+		for k := range R {
+			d := dv[at(C, k, m)]
+			if pass {
+				d += ss.dpn[b*R+k]
+			}
+			ss.dr[b*R+k] = d
+			ss.dp[b*R+k] = 0
+		}
+	}
+	return loss
+}
+
+// Logit is string b's output logit at its iteration i.
+func (bt *Batch) Logit(b, i int) float64 { return bt.sym.logit[i*bt.B+b] }
+
+// toLog copies the nc chunks of the group buffer src (rows rows) into the
+// log dst as its chunks off … off+nc−1.
+func toLog(dst, src []float64, rows, nc, off int) {
+	cs := logStride(rows)
+	for c := range nc {
+		copy(dst[(off+c)*cs:(off+c)*cs+rows*lanes], src[c*rows*lanes:(c+1)*rows*lanes])
 	}
 }
 
@@ -197,55 +536,15 @@ func chunks(n int) int { return (n + lanes - 1) / lanes }
 // (kernels_generic.go).
 func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
 
-// gather copies the state and read of the strings idx (from the state s)
-// at input position t, and at second order their one-hot input, into the
-// group buffer bt.zin (J+C rows, C = ctxRow()) and sets the group buffer bt.zr
-// (J·C rows), or zr when not nil, to their products; the padding is zero.
-func (bt *Batch) gather(s []float64, t int, idx []int, nc int, zr []float64) (zin, _ []float64) {
-	J, R, B, C := bt.n.J, bt.n.R(), bt.B, bt.n.ctxRow()
-	rows := J + C
-	bt.zin = zeroed(bt.zin, rows*nc*lanes)
-	zin = bt.zin
-	for m, b := range idx {
-		base := m/lanes*rows*lanes + m%lanes
-		for u := range J + R {
-			zin[base+u*lanes] = s[u*B+b]
-		}
-		if C > R {
-			zin[base+(J+R+bt.ins[b][t])*lanes] = 1
-		}
-	}
-	if zr == nil {
-		bt.zr = grow(bt.zr, J*C*nc*lanes)
-		zr = bt.zr
-	}
-	kOuter(zr, zin, J, C, nc)
-	return zin, zr[:J*C*nc*lanes]
-}
-
-// extend returns v with n more elements (their values undefined).
-func extend(v []float64, n int) []float64 {
-	return slices.Grow(v, n)[:len(v)+n]
-}
-
-// bases returns the offsets and the state-neuron strides of Ws and Wa for
-// group l, in the kernels' terms.
-func (bt *Batch) bases(l int) (ws, wsj, wa, waj int) {
+// bases returns the offsets of Ws and Wa at input l: the weights from
+// state neuron j and context row k (read, or at second order read and
+// input) to output i are at W[base + (j·nout + i)·C + k].
+func (bt *Batch) bases(l int) (ws, wa int) {
 	J, A, C := bt.n.J, bt.n.A, bt.n.ctxRow()
 	if bt.n.Order == Second {
-		return 0, J * C, 0, A * C
+		return 0, 0
 	}
-	return l * J * J * C, J * C, l * J * A * C, A * C
-}
-
-// anyMoved reports whether a string of idx moves its stack at input t.
-func (bt *Batch) anyMoved(t int, idx []int) bool {
-	for _, b := range idx {
-		if bt.ins[b][t] < bt.n.L {
-			return true
-		}
-	}
-	return false
+	return l * J * J * C, l * J * A * C
 }
 
 // fillBias sets every string's rows of the group buffer out to b.
@@ -255,341 +554,6 @@ func fillBias(out, b []float64) {
 			row := out[c+i*lanes : c+i*lanes+lanes]
 			for q := range row {
 				row[q] = v
-			}
-		}
-	}
-}
-
-// toGroup copies rows u0 … u0+rows−1 of the strings idx of the batch-layout
-// v (B strings) into the group buffer g, zeroing the padding.
-func toGroup(g, v []float64, u0, rows, B int, idx []int) {
-	clear(g)
-	for r := range rows {
-		src := v[(u0+r)*B : (u0+r+1)*B]
-		for m, b := range idx {
-			g[at(rows, r, m)] = src[b]
-		}
-	}
-}
-
-// step runs lock-step iteration i (input position t).
-func (bt *Batch) step(i, t int, first, last bool) {
-	n := bt.n
-	J, R, A, B, L, C := n.J, n.R(), n.A, bt.B, n.L, bt.n.ctxRow()
-	s, s2, rc := bt.st[i], bt.st[i+1], &bt.recs[i]
-	for l, idx := range bt.groups[t] {
-		if len(idx) == 0 {
-			continue
-		}
-		nc := chunks(len(idx))
-		_, zr := bt.gather(s, t, idx, nc, nil)
-		ws, wsj, wa, waj := bt.bases(l)
-		out := grow(bt.gout, max(J, A)*nc*lanes)
-		bt.gout = out
-		fillBias(out[:J*nc*lanes], n.Bs)
-		kFwd(out, n.Ws, ws, wsj, C, J, J, zr, nc)
-		dsg := grow(bt.gsig, J*nc*lanes)
-		bt.gsig = dsg
-		dsigmoid(dsg, out[:J*nc*lanes])
-		for m, b := range idx {
-			base := m/lanes*J*lanes + m%lanes
-			for i2 := range J {
-				zn := 0.0
-				if out[base+i2*lanes] > 0 {
-					zn = 1
-				}
-				s2[i2*B+b] = zn
-				rc.dsig[i2*B+b] = dsg[base+i2*lanes]
-			}
-		}
-		for _, b := range idx {
-			rc.moved[b] = first && bt.ins[b][t] < L
-		}
-		if !first || !bt.anyMoved(t, idx) {
-			continue
-		}
-		fillBias(out[:A*nc*lanes], n.Ba)
-		kFwd(out, n.Wa, wa, waj, C, J, A, zr, nc)
-		for c := range A {
-			for m, b := range idx {
-				rc.act[c*B+b] = out[at(A, c, m)]
-			}
-		}
-		for _, b := range idx {
-			if rc.moved[b] {
-				bt.act(rc, s, s2, b, bt.ins[b][t])
-			}
-		}
-	}
-	for b := range B {
-		if t >= bt.steps[b] {
-			continue
-		}
-		if !rc.moved[b] {
-			src := (J + R) * B // the pending read
-			if first {         // the end marker: the stack does not move
-				src = J * B
-			}
-			for k := range R {
-				s2[(J+R+k)*B+b] = s[src+k*B+b]
-			}
-		}
-		for k := range R {
-			if last {
-				s2[(J+k)*B+b] = s2[(J+R+k)*B+b]
-			} else {
-				s2[(J+k)*B+b] = s[(J+k)*B+b]
-			}
-		}
-		o := n.Bo[0]
-		for i2, w := range n.Wo {
-			o += w * s2[i2*B+b]
-		}
-		rc.logit[b] = o
-	}
-}
-
-// act decodes string b's action (its pre-activations in rc.act), moves its
-// stack with symbol l, draws its reads, and writes the pending read into s2
-// and the soft-stack derivative into rc.g: Net.act for one string.
-func (bt *Batch) act(rc *batchRec, s, s2 []float64, b, l int) {
-	n := bt.n
-	J, R, B := n.J, n.R(), bt.B
-	a := bt.col
-	for c := range a {
-		a[c] = rc.act[c*B+b]
-	}
-	op, cstar, fprim := decide(a)
-	rc.cstar[b], rc.fprim[b], rc.noop[b] = cstar, fprim, op == grammar.Noop
-	var rng *rand.Rand
-	if bt.rngs != nil {
-		rng = bt.rngs[b]
-	}
-	r, g, rn := bt.rold, bt.rg, bt.rn
-	for k := range r {
-		r[k] = s[(J+k)*B+b]
-	}
-	move(&bt.stacks[b], op, a[cstar], l, rng, r, bt.rbase, g, rn)
-	for k := range R {
-		rc.g[k*B+b] = g[k]
-		s2[(J+R+k)*B+b] = rn[k]
-	}
-}
-
-// Logit is string b's output logit at its iteration i.
-func (bt *Batch) Logit(b, i int) float64 { return bt.recs[i].logit[b] }
-
-// state copies string b's state before iteration i into v (J+2R values).
-func (bt *Batch) state(i, b int, v []float64) {
-	for u := range v {
-		v[u] = bt.st[i][u*bt.B+b]
-	}
-}
-
-// Backward runs the reverse sweep of the last Forward with the loss terms
-// of ls, ADDS the gradient of the summed loss of all strings into grad, and
-// returns that loss.
-func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
-	n := bt.n
-	J, R, A, B, C := n.J, n.R(), n.A, bt.B, bt.n.ctxRow()
-	S := J + 2*R
-	gWs, gBs, gWa, gBa, gWo, gBo := n.grads(grad)
-	bt.ds, bt.ds2 = zeroed(bt.ds, S*B), zeroed(bt.ds2, S*B)
-	bt.dpre, bt.dact = grow(bt.dpre, J*B), grow(bt.dact, A*B)
-	bt.sv, bt.dsv, bt.dpn = grow(bt.sv, S), grow(bt.dsv, S), grow(bt.dpn, R)
-	ds, ds2, dpre, dact, dpn := bt.ds, bt.ds2, bt.dpre, bt.dact, bt.dpn
-	bt.gs, bt.ga = grow(bt.gs, n.X()), grow(bt.ga, n.X())
-	for l := range bt.gs {
-		bt.gs[l] = chunkLog{d: bt.gs[l].d[:0], z: bt.gs[l].z[:0]}
-		bt.ga[l] = chunkLog{d: bt.ga[l].d[:0], z: bt.ga[l].z[:0]}
-	}
-	loss := 0.0
-	for i := bt.nIt - 1; i >= 0; i-- {
-		t, it := i/bt.refine, i%bt.refine
-		first, last := it == 0, it == bt.refine-1
-		s, s2, rc := bt.st[i], bt.st[i+1], &bt.recs[i]
-		clear(ds)
-		clear(dpre)
-		clear(dact)
-		for b := range B {
-			if t >= bt.steps[b] {
-				continue
-			}
-			// The loss terms on the state after the iteration.
-			lo, d := ls.Out(b, t, it, rc.logit[b])
-			loss += lo
-			if d != 0 {
-				for j, w := range n.Wo {
-					ds2[j*B+b] += d * w
-					gWo[j] += d * s2[j*B+b]
-				}
-				gBo[0] += d
-			}
-			if last && ls.State != nil {
-				bt.state(i+1, b, bt.sv)
-				for u := range S {
-					bt.dsv[u] = ds2[u*B+b]
-				}
-				loss += ls.State(b, t, bt.sv, bt.dsv)
-				for u := range S {
-					ds2[u*B+b] = bt.dsv[u]
-				}
-			}
-			// The reads: StepVJP's switch.
-			for k := range R {
-				dpn[k] = ds2[(J+R+k)*B+b]
-				if last {
-					dpn[k] += ds2[(J+k)*B+b]
-				} else {
-					ds[(J+k)*B+b] += ds2[(J+k)*B+b]
-				}
-			}
-			switch {
-			case rc.moved[b]:
-				if rc.noop[b] {
-					for k := range R {
-						ds[(J+k)*B+b] += dpn[k]
-					}
-				}
-				if !n.NoReadGrad {
-					dot := 0.0
-					for k := range R {
-						dot += rc.g[k*B+b] * dpn[k]
-					}
-					dact[rc.cstar[b]*B+b] = rc.fprim[b] * dot
-				}
-				if ls.Action != nil {
-					if op, w, ok := ls.Action(b, t); ok && w != 0 {
-						loss += bt.actionLoss(rc, b, op, w)
-					}
-				}
-				for c := range A {
-					gBa[c] += dact[c*B+b]
-				}
-			case first:
-				for k := range R {
-					ds[(J+k)*B+b] += dpn[k]
-				}
-			default:
-				for k := range R {
-					ds[(J+R+k)*B+b] += dpn[k]
-				}
-			}
-			for j := range J {
-				d := ds2[j*B+b] * rc.dsig[j*B+b]
-				dpre[j*B+b] = d
-				gBs[j] += d
-			}
-		}
-		// The contractions, one group of strings per input symbol.
-		for l, idx := range bt.groups[t] {
-			if len(idx) == 0 {
-				continue
-			}
-			nc := chunks(len(idx))
-			// The weight gradient waits for every chunk (kGrad at the end):
-			// the group's products and output gradients go to its logs.
-			gs := &bt.gs[l]
-			zoff, doff := len(gs.z), len(gs.d)
-			gs.z, gs.d, gs.nc = extend(gs.z, J*C*nc*lanes), extend(gs.d, J*nc*lanes), gs.nc+nc
-			zin, zr := bt.gather(s, t, idx, nc, gs.z[zoff:])
-			ws, wsj, wa, waj := bt.bases(l)
-			out := gs.d[doff:]
-			toGroup(out, dpre, 0, J, B, idx)
-			dzr := zeroed(bt.dzr, J*C*nc*lanes)
-			bt.dzr = dzr
-			kBack(dzr, n.Ws, ws, wsj, C, J, J, out, nc)
-			if first && bt.anyMoved(t, idx) {
-				ga := &bt.ga[l]
-				aoff := len(ga.d)
-				ga.z, ga.d, ga.nc = append(ga.z, zr...), extend(ga.d, A*nc*lanes), ga.nc+nc
-				aout := ga.d[aoff:]
-				toGroup(aout, dact, 0, A, B, idx)
-				kBack(dzr, n.Wa, wa, waj, C, J, A, aout, nc)
-			}
-			dzin := zeroed(bt.dzin, (J+C)*nc*lanes)
-			bt.dzin = dzin
-			kOuterVJP(dzin, dzr, zin, J, C, nc)
-			for u := range J + R { // the input has no gradient
-				row := ds[u*B : u*B+B]
-				for m, b := range idx {
-					row[b] += dzin[at(J+C, u, m)]
-				}
-			}
-		}
-		ds, ds2 = ds2, ds
-	}
-	bt.ds, bt.ds2 = ds, ds2
-	for l := range bt.gs {
-		ws, wsj, wa, waj := bt.bases(l)
-		if gs := bt.gs[l]; gs.nc > 0 {
-			kGrad(gWs, ws, wsj, C, J, J, gs.d, gs.z, gs.nc)
-		}
-		if ga := bt.ga[l]; ga.nc > 0 {
-			kGrad(gWa, wa, waj, C, J, A, ga.d, ga.z, ga.nc)
-		}
-	}
-	return loss
-}
-
-// chunkLog collects a contraction's group buffers over a backward pass: the
-// output gradients d and the products z of nc chunks, for one kGrad at the
-// end (whose sums over the strings then run over every chunk at once).
-type chunkLog struct {
-	d, z []float64
-	nc   int
-}
-
-// actionLoss adds the action loss of string b at the iteration of rc (target
-// op, weight w) into bt.dact and returns it: ActionLoss for one string.
-func (bt *Batch) actionLoss(rc *batchRec, b, op int, w float64) float64 {
-	tau := actionTarget(grammar.Op(op))
-	B, loss := bt.B, 0.0
-	for c := range bt.n.A {
-		l, dv := actionTerm(rc.act[c*B+b], tau, w)
-		loss += l
-		bt.dact[c*B+b] += dv
-	}
-	return w * loss
-}
-
-// dsigmoidGo is dsigmoid with nn.Sigmoid, as Net.Step computes it.
-func dsigmoidGo(dst, src []float64) {
-	dst = dst[:len(src)]
-	for q, v := range src {
-		sg := nn.Sigmoid(v)
-		dst[q] = sg * (1 - sg)
-	}
-}
-
-// kOuterGo is kOuter in plain Go.
-func kOuterGo(zr, zin []float64, J, R, nc int) {
-	for c := range nc {
-		in := zin[c*(J+R)*lanes : (c+1)*(J+R)*lanes]
-		out := zr[c*J*R*lanes : (c+1)*J*R*lanes]
-		for j := range J {
-			for k := range R {
-				for q := range lanes {
-					out[(j*R+k)*lanes+q] = in[j*lanes+q] * in[(J+k)*lanes+q]
-				}
-			}
-		}
-	}
-}
-
-// kOuterVJPGo is kOuterVJP in plain Go.
-func kOuterVJPGo(dzin, dzr, zin []float64, J, R, nc int) {
-	for c := range nc {
-		in := zin[c*(J+R)*lanes : (c+1)*(J+R)*lanes]
-		din := dzin[c*(J+R)*lanes : (c+1)*(J+R)*lanes]
-		dz := dzr[c*J*R*lanes : (c+1)*J*R*lanes]
-		for j := range J {
-			for k := range R {
-				for q := range lanes {
-					d := dz[(j*R+k)*lanes+q]
-					din[j*lanes+q] += d * in[(J+k)*lanes+q]
-					din[(J+k)*lanes+q] += d * in[j*lanes+q]
-				}
 			}
 		}
 	}

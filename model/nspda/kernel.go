@@ -78,6 +78,13 @@ func (s Shape) contract(out, W, b []float64, nout, l int, active []int, z, r []f
 // them for a no-op (ties to the lowest index). fprim is f̂'(v*) = 2σ'(v*),
 // with f̂(v) = 2σ(v)−1.
 func decide(act []float64) (op grammar.Op, cstar int, fprim float64) {
+	op, cstar = decideOp(act)
+	sg := nn.Sigmoid(act[cstar])
+	return op, cstar, 2 * sg * (1 - sg)
+}
+
+// decideOp is decide without f̂'(v*).
+func decideOp(act []float64) (op grammar.Op, cstar int) {
 	op = DecodeAction(act)
 	best := -1.0
 	for c, v := range act {
@@ -85,8 +92,7 @@ func decide(act []float64) (op grammar.Op, cstar int, fprim float64) {
 			cstar, best = c, abs(v)
 		}
 	}
-	sg := nn.Sigmoid(act[cstar])
-	return op, cstar, 2 * sg * (1 - sg)
+	return op, cstar
 }
 
 func abs(v float64) float64 {

@@ -2,79 +2,19 @@
 
 package nspda
 
-// Kernels is the name of the contraction kernels compiled in: "go" (plain
-// Go loops) or, built with GOEXPERIMENT=simd, "simd/archsimd".
+// Kernels names the lock-step kernels in use: "go" (plain Go loops) or,
+// built with GOEXPERIMENT=simd, "simd/archsimd" (kernels_simd.go).
 const Kernels = "go"
 
-// The lock-step contraction kernels (batch.go). A group of n strings that
-// share one input symbol is held batch-innermost in nc = ⌈n/lanes⌉ chunks of
-// lanes strings (the padding zero): a buffer of rows values per string holds
-// row r of string m = c*lanes + q at (c*rows + r)*lanes + q. W is a
-// contraction's weight tensor: the weight from state neuron j and read neuron
-// k to output i is W[wb + j*js + i*R + k]; zr (J·R rows) holds z_j·r_k in
-// row j*R + k.
-
-// kFwd adds into out (nout rows) Σ_{j,k} W[j,i,k]·zr[jk].
-func kFwd(out, W []float64, wb, js, R, J, nout int, zr []float64, nc int) {
-	for c := range nc {
-		o := out[c*nout*lanes : (c+1)*nout*lanes]
-		z := zr[c*J*R*lanes : (c+1)*J*R*lanes]
-		for i := 0; i < nout; i++ {
-			oi := (*[lanes]float64)(o[i*lanes:])
-			for j := 0; j < J; j++ {
-				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
-				zj := z[j*R*lanes : (j+1)*R*lanes]
-				for k, wk := range w {
-					v := (*[lanes]float64)(zj[k*lanes:])
-					for q := range lanes {
-						oi[q] += wk * v[q]
-					}
-				}
-			}
-		}
-	}
-}
-
-// kBack adds into dzr (J·R rows) Σ_i W[j,i,k]·dout[i].
-func kBack(dzr, W []float64, wb, js, R, J, nout int, dout []float64, nc int) {
-	for c := range nc {
-		d := dout[c*nout*lanes : (c+1)*nout*lanes]
-		dz := dzr[c*J*R*lanes : (c+1)*J*R*lanes]
-		for j := 0; j < J; j++ {
-			for i := 0; i < nout; i++ {
-				w := W[wb+j*js+i*R : wb+j*js+i*R+R]
-				di := (*[lanes]float64)(d[i*lanes:])
-				for k, wk := range w {
-					a := (*[lanes]float64)(dz[(j*R+k)*lanes:])
-					for q := range lanes {
-						a[q] += wk * di[q]
-					}
-				}
-			}
-		}
-	}
-}
-
-// kGrad adds into gW[wb + j*js + i*R + k] Σ_m dout[i, m]·zr[jk, m], the sum
-// over the group's strings.
-func kGrad(gW []float64, wb, js, R, J, nout int, dout, zr []float64, nc int) {
-	for j := 0; j < J; j++ {
-		for i := 0; i < nout; i++ {
-			g := gW[wb+j*js+i*R : wb+j*js+i*R+R]
-			for k := range g {
-				s := 0.0
-				for c := range nc {
-					di := (*[lanes]float64)(dout[(c*nout+i)*lanes:])
-					v := (*[lanes]float64)(zr[(c*J*R+j*R+k)*lanes:])
-					for q := range lanes {
-						s += di[q] * v[q]
-					}
-				}
-				g[k] += s
-			}
-		}
-	}
-}
+// The lock-step kernels (batch.go). A group of n strings that share one
+// input symbol is held batch-innermost in nc = ⌈n/lanes⌉ chunks of lanes
+// strings (the padding zero): a buffer of rows values per string holds row
+// r of string m = c*lanes + q at (c*rows + r)*lanes + q. W is a
+// contraction's weight tensor at one input: the weight from state neuron j
+// and context row k (the read, at second order also the input) to output i
+// is W[wb + (j*nout + i)*C + k]. A per-string matrix Cm (J·nout rows) holds
+// the contraction of those weights with the string's context in row
+// j*nout + i. The plain-Go kernels are in kernels_go.go.
 
 // lanes is the number of strings in a chunk of a group's buffers.
 const lanes = 8
@@ -95,10 +35,57 @@ func dsigmoid(dst, src []float64) { dsigmoidGo(dst, src) }
 // absolute).
 func accurateDsigmoid() bool { return false }
 
-// kOuter sets zr[jk] = zin[j]·zin[J+k] for each chunk (zin: J+R rows, the
-// state then the read).
-func kOuter(zr, zin []float64, J, R, nc int) { kOuterGo(zr, zin, J, R, nc) }
+// kApply sets out (nout rows) to bias[i] + Σ_j Cm[j·nout+i]·z[j], lane by
+// lane: each string has its own matrix Cm (J·nout rows), its contraction
+// with the symbol's read (batchsym.go).
+func kApply(out, bias, Cm, z []float64, J, nout, nc int) { kApplyGo(out, bias, Cm, z, J, nout, nc) }
 
-// kOuterVJP adds the gradient dzr of zr = kOuter(zin) into dzin:
-// dzin[j] += Σ_k dzr[jk]·zin[J+k], dzin[J+k] += Σ_j dzr[jk]·zin[j].
-func kOuterVJP(dzin, dzr, zin []float64, J, R, nc int) { kOuterVJPGo(dzin, dzr, zin, J, R, nc) }
+// kApplyT adds into dz (J rows) Σ_i Cm[j·nout+i]·d[i], lane by lane.
+func kApplyT(dz, Cm, d []float64, J, nout, nc int) { kApplyTGo(dz, Cm, d, J, nout, nc) }
+
+// kOuterSum writes Σ_{it<K} z_it[j]·d_it[i] into row j·nout+i of G, whose
+// row r of chunk c is at c·cs + r·rs; z_it (J rows) and d_it (nout rows)
+// are the K consecutive blocks of z and d.
+func kOuterSum(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
+	kOuterSumGo(G, cs, rs, z, d, K, J, nout, nc)
+}
+
+// kBackRows adds into dv (C rows) Σ_i W[wb + i·C + k]·G[i], G's row i of
+// chunk c at c·cs + i·rs.
+func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
+	kBackRowsGo(dv, W, wb, C, nout, G, cs, rs, nc)
+}
+
+// kBCE sets d[q] = w[q]·(σ(o[q]) − y[q]) and returns Σ_q w[q]·BCE(o[q],
+// y[q]).
+func kBCE(d, o, y, w []float64) float64 { return kBCEGo(d, o, y, w) }
+
+// kForm sets Cm (nout rows) to Σ_k W[wb + i·C + k]·v[k]: the contraction of
+// each row of W with the vector v (C rows) of each string.
+func kForm(Cm, W []float64, wb, C, nout int, v []float64, nc int) {
+	kFormGo(Cm, W, wb, C, nout, v, nc)
+}
+
+// kAddRows adds each chunk of d (rows rows) into acc (rows rows).
+func kAddRows(acc, d []float64, rows, nc int) { kAddRowsGo(acc, d, rows, nc) }
+
+// kGradLog adds into gW[wb + i·C + k] Σ_{c,q} d[c][i,q]·z[c][k,q] over the
+// n chunks of the logs d (nout rows, chunk stride dcs) and z (C rows, chunk
+// stride zcs).
+func kGradLog(gW []float64, wb, C, nout int, d []float64, dcs int, z []float64, zcs, n int) {
+	kGradLogGo(gW, wb, C, nout, d, dcs, z, zcs, n)
+}
+
+// kIter runs one iteration's state update: pre = bias + Cm·z (kApply),
+// then kStepOut (zn, dsig and the logit lg); pre is scratch (J rows).
+func kIter(zn, dsig, lg, pre, bias, Cm, z, Wo []float64, bo float64, J, nc int) {
+	kIterGo(zn, dsig, lg, pre, bias, Cm, z, Wo, bo, J, nc)
+}
+
+// kIterBack runs one iteration's reverse step: dz (J rows, the gradient on
+// the new state zn) gets the output term's gradient (kOutGrad, from d),
+// dpre = dz·dsig is stored and summed into accBs (kDpre), and dz becomes
+// the gradient on the state before the iteration, Cmᵀ·dpre (kApplyT).
+func kIterBack(dz, dpre, accBs, accWo, accBo, d, zn, dsig, Wo, Cm []float64, J, nc int) {
+	kIterBackGo(dz, dpre, accBs, accWo, accBo, d, zn, dsig, Wo, Cm, J, nc)
+}

@@ -5,112 +5,311 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/nspda/nspda/nn"
 )
 
-// kernelCase returns random operands for the kernels: W of a J-output
-// contraction at input 1 (L = 4), zr and dout for a group of np lanes.
-func kernelCase(J, np int, seed uint64) (W, zr, dout []float64, wb, js, R int) {
-	rng := rand.New(rand.NewPCG(seed, 1))
-	R = 5
-	W = make([]float64, 5*J*J*R)
-	for i := range W {
-		W[i] = rng.NormFloat64()
+// randv returns n values from rng: normal, or with binary true 0 or 1.
+func randv(rng *rand.Rand, n int, binary bool) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		if binary {
+			v[i] = float64(rng.IntN(2))
+		} else {
+			v[i] = rng.NormFloat64()
+		}
 	}
-	zr, dout = make([]float64, J*R*np), make([]float64, J*np)
-	for i := range zr {
-		zr[i] = rng.Float64()
-	}
-	for i := range dout {
-		dout[i] = rng.NormFloat64()
-	}
-	return W, zr, dout, 1 * J * J * R, J * R, R
+	return v
 }
 
-// TestKernels checks the compiled kernels (plain Go or SIMD, and with
-// GOEXPERIMENT=simd both the AVX-512 and the AVX2 variants) against
-// straightforward loops, to 1e-12 relative.
-func TestKernels(t *testing.T) {
-	for _, J := range []int{1, 3, 8, 13, 32} {
-		for _, np := range []int{8, 16, 32} {
-			W, zr, dout, wb, js, R := kernelCase(J, np, uint64(J*np))
-			nc := np / lanes
-			at := func(rows, row, m int) int { return (m/lanes*rows+row)*lanes + m%lanes }
-			wantF := make([]float64, J*np)
-			wantB := make([]float64, J*R*np)
-			wantG := make([]float64, len(W))
-			for i := range J {
-				for j := range J {
-					for k := range R {
-						w := W[wb+j*js+i*R+k]
-						for m := range np {
-							z, d := zr[at(J*R, j*R+k, m)], dout[at(J, i, m)]
-							wantF[at(J, i, m)] += w * z
-							wantB[at(J*R, j*R+k, m)] += w * d
-							wantG[wb+j*js+i*R+k] += d * z
-						}
-					}
-				}
-			}
-			for _, v := range kernelVariants() {
-				v.set()
-				gotF := make([]float64, J*np)
-				kFwd(gotF, W, wb, js, R, J, J, zr, nc)
-				gotB := make([]float64, J*R*np)
-				kBack(gotB, W, wb, js, R, J, J, dout, nc)
-				gotG := make([]float64, len(W))
-				kGrad(gotG, wb, js, R, J, J, dout, zr, nc)
-				for name, p := range map[string][2][]float64{"kFwd": {gotF, wantF}, "kBack": {gotB, wantB}, "kGrad": {gotG, wantG}} {
-					for i := range p[0] {
-						if d := math.Abs(p[0][i] - p[1][i]); d > 1e-12*(1+math.Abs(p[1][i])) {
-							t.Fatalf("%s %s J=%d np=%d: [%d] = %v, want %v", v.name, name, J, np, i, p[0][i], p[1][i])
-						}
-					}
-				}
-			}
-			kernelVariants()[0].set()
+// near fails t unless got and want agree to 1e-12 relative.
+func near(t *testing.T, what string, got, want []float64) {
+	t.Helper()
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); d > 1e-12*(1+math.Abs(want[i])) || math.IsNaN(got[i]) {
+			t.Fatalf("%s: [%d] = %v, want %v", what, i, got[i], want[i])
 		}
 	}
 }
 
+// TestKernels checks each compiled variant of the lock-step kernels (plain
+// Go; with GOEXPERIMENT=simd also AVX-512) against loops written here from
+// their definitions, to 1e-12 relative, on group buffers of nc chunks
+// (row r of lane q of chunk c at (c·rows + r)·lanes + q).
+func TestKernels(t *testing.T) {
+	for _, v := range kernelVariants() {
+		v.set()
+		for _, J := range []int{1, 3, 8, 13, 32} {
+			for _, nc := range []int{1, 3} {
+				for _, C := range []int{3, 5, 9} {
+					for _, K := range []int{1, 4} {
+						name := fmt.Sprintf("%s/J%d/nc%d/C%d/K%d", v.name, J, nc, C, K)
+						checkKernels(t, name, uint64(J*1000+nc*100+C*10+K), J, nc, C, K)
+					}
+				}
+			}
+		}
+	}
+	kernelVariants()[0].set()
+}
+
+func checkKernels(t *testing.T, name string, seed uint64, J, nc, C, K int) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	const A, L = 4, 3
+	W := randv(rng, L*J*J*C, false)
+	wb := 1 * J * J * C
+	v := randv(rng, nc*C*lanes, false)
+	ix := func(rows, c, r, q int) int { return (c*rows+r)*lanes + q }
+	// kForm: Cm[i'] = Σ_k W[wb + i'·C + k]·v[k].
+	Cm := make([]float64, nc*J*J*lanes)
+	kForm(Cm, W, wb, C, J*J, v, nc)
+	want := make([]float64, len(Cm))
+	for c := range nc {
+		for r := range J * J {
+			for q := range lanes {
+				for k := range C {
+					want[ix(J*J, c, r, q)] += W[wb+r*C+k] * v[ix(C, c, k, q)]
+				}
+			}
+		}
+	}
+	near(t, name+" kForm", Cm, want)
+	// kApply: out[i] = bias[i] + Σ_j Cm[j·A+i]·z[j] (A outputs).
+	Ca := randv(rng, nc*J*A*lanes, false)
+	z := randv(rng, nc*J*lanes, true)
+	bias := randv(rng, A, false)
+	out := make([]float64, nc*A*lanes)
+	kApply(out, bias, Ca, z, J, A, nc)
+	want = make([]float64, len(out))
+	for c := range nc {
+		for i := range A {
+			for q := range lanes {
+				s := bias[i]
+				for j := range J {
+					s += Ca[ix(J*A, c, j*A+i, q)] * z[ix(J, c, j, q)]
+				}
+				want[ix(A, c, i, q)] = s
+			}
+		}
+	}
+	near(t, name+" kApply", out, want)
+	// kApplyT: dz[j] += Σ_i Ca[j·A+i]·d[i].
+	d := randv(rng, nc*A*lanes, false)
+	dz := randv(rng, nc*J*lanes, false)
+	want = append([]float64(nil), dz...)
+	kApplyT(dz, Ca, d, J, A, nc)
+	for c := range nc {
+		for j := range J {
+			for q := range lanes {
+				for i := range A {
+					want[ix(J, c, j, q)] += Ca[ix(J*A, c, j*A+i, q)] * d[ix(A, c, i, q)]
+				}
+			}
+		}
+	}
+	near(t, name+" kApplyT", dz, want)
+	// kOuterSum into a log of n chunks (chunk stride cs, row stride lanes)
+	// at chunk offset off, then kBackRows and kGradLog on it.
+	zs := randv(rng, K*nc*J*lanes, true)
+	ds := randv(rng, K*nc*J*lanes, false)
+	const off = 2
+	n, cs := nc+off+1, logStride(J*J)
+	G := randv(rng, n*cs, false)
+	kOuterSum(G[off*cs:], cs, lanes, zs, ds, K, J, J, nc)
+	for c := range nc {
+		for j := range J {
+			for i := range J {
+				for q := range lanes {
+					s := 0.0
+					for it := range K {
+						s += zs[it*nc*J*lanes+ix(J, c, j, q)] * ds[it*nc*J*lanes+ix(J, c, i, q)]
+					}
+					got := G[(off+c)*cs+(j*J+i)*lanes+q]
+					if math.Abs(got-s) > 1e-12*(1+math.Abs(s)) {
+						t.Fatalf("%s kOuterSum: chunk %d row %d lane %d = %v, want %v", name, c, j*J+i, q, got, s)
+					}
+				}
+			}
+		}
+	}
+	dv := randv(rng, nc*C*lanes, false)
+	want = append([]float64(nil), dv...)
+	kBackRows(dv, W, wb, C, J*J, G[off*cs:], cs, lanes, nc)
+	for c := range nc {
+		for k := range C {
+			for q := range lanes {
+				for r := range J * J {
+					want[ix(C, c, k, q)] += W[wb+r*C+k] * G[(off+c)*cs+r*lanes+q]
+				}
+			}
+		}
+	}
+	near(t, name+" kBackRows", dv, want)
+	zcs := logStride(C)
+	vz := randv(rng, n*zcs, false)
+	gW := randv(rng, len(W), false)
+	want = append([]float64(nil), gW...)
+	kGradLog(gW, wb, C, J*J, G, cs, vz, zcs, n)
+	for r := range J * J {
+		for k := range C {
+			for c := range n {
+				for q := range lanes {
+					want[wb+r*C+k] += G[c*cs+r*lanes+q] * vz[c*zcs+k*lanes+q]
+				}
+			}
+		}
+	}
+	near(t, name+" kGradLog", gW, want)
+	// kIter and kIterBack on one iteration (J outputs).
+	Cs := randv(rng, nc*J*J*lanes, false)
+	bs, Wo := randv(rng, J, false), randv(rng, J, false)
+	bo := rng.NormFloat64()
+	zn, dsig, lg, pre := make([]float64, nc*J*lanes), make([]float64, nc*J*lanes), make([]float64, nc*lanes), make([]float64, nc*J*lanes)
+	kIter(zn, dsig, lg, pre, bs, Cs, z, Wo, bo, J, nc)
+	wz, wd, wl := make([]float64, len(zn)), make([]float64, len(dsig)), make([]float64, len(lg))
+	for c := range nc {
+		for q := range lanes {
+			o := bo
+			for i := range J {
+				p := bs[i]
+				for j := range J {
+					p += Cs[ix(J*J, c, j*J+i, q)] * z[ix(J, c, j, q)]
+				}
+				if p > 0 {
+					wz[ix(J, c, i, q)] = 1
+					o += Wo[i]
+				}
+				sg := 1 / (1 + math.Exp(-p))
+				wd[ix(J, c, i, q)] = sg * (1 - sg)
+			}
+			wl[c*lanes+q] = o
+		}
+	}
+	near(t, name+" kIter state", zn, wz)
+	near(t, name+" kIter σ'", dsig, wd)
+	near(t, name+" kIter logit", lg, wl)
+	dzi := randv(rng, nc*J*lanes, false)
+	dout := randv(rng, nc*lanes, false)
+	accBs, accWo, accBo := randv(rng, J*lanes, false), randv(rng, J*lanes, false), randv(rng, lanes, false)
+	wBs, wWo, wBo := append([]float64(nil), accBs...), append([]float64(nil), accWo...), append([]float64(nil), accBo...)
+	wdz, wdp := make([]float64, len(dzi)), make([]float64, len(dzi))
+	for c := range nc {
+		for q := range lanes {
+			dc := dout[c*lanes+q]
+			wBo[q] += dc
+			for i := range J {
+				g := dzi[ix(J, c, i, q)] + dc*Wo[i]
+				wWo[i*lanes+q] += dc * zn[ix(J, c, i, q)]
+				p := g * dsig[ix(J, c, i, q)]
+				wdp[ix(J, c, i, q)] = p
+				wBs[i*lanes+q] += p
+			}
+			for j := range J {
+				for i := range J {
+					wdz[ix(J, c, j, q)] += Cs[ix(J*J, c, j*J+i, q)] * wdp[ix(J, c, i, q)]
+				}
+			}
+		}
+	}
+	dpre := make([]float64, len(dzi))
+	kIterBack(dzi, dpre, accBs, accWo, accBo, dout, zn, dsig, Wo, Cs, J, nc)
+	near(t, name+" kIterBack dz", dzi, wdz)
+	near(t, name+" kIterBack dpre", dpre, wdp)
+	near(t, name+" kIterBack bs", accBs, wBs)
+	near(t, name+" kIterBack Wo", accWo, wWo)
+	near(t, name+" kIterBack bo", accBo, wBo)
+	// kAddRows.
+	acc := randv(rng, A*lanes, false)
+	want = append([]float64(nil), acc...)
+	kAddRows(acc, d, A, nc)
+	for c := range nc {
+		for r := range A * lanes {
+			want[r] += d[c*A*lanes+r]
+		}
+	}
+	near(t, name+" kAddRows", acc, want)
+}
+
+// TestBCEKernel checks kBCE against nn.BCEGrad: the loss to 1e-13
+// relative, the derivatives to 1e-15, lanes of weight 0 contributing
+// nothing; logits from −800 to 800.
+func TestBCEKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, v := range kernelVariants() {
+		v.set()
+		const n = 4096
+		o, y, w, d := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+		for i := range o {
+			switch i % 4 {
+			case 0:
+				o[i] = rng.NormFloat64()
+			case 1:
+				o[i] = 40 * (2*rng.Float64() - 1)
+			case 2:
+				o[i] = 800 * (2*rng.Float64() - 1)
+			default:
+				o[i] = 1e-9 * rng.NormFloat64()
+			}
+			y[i] = float64(rng.IntN(2))
+			w[i] = float64(rng.IntN(4) % 3) // 0, 1 or 2
+		}
+		loss := kBCE(d, o, y, w)
+		want := 0.0
+		for i := range o {
+			l, g := nn.BCEGrad(o[i], y[i])
+			want += w[i] * l
+			if math.Abs(d[i]-w[i]*g) > 1e-15 {
+				t.Fatalf("%s: d[%d] = %v, want %v (o = %v)", v.name, i, d[i], w[i]*g, o[i])
+			}
+		}
+		if math.Abs(loss-want) > 1e-13*want {
+			t.Errorf("%s: loss %v, want %v", v.name, loss, want)
+		}
+	}
+	kernelVariants()[0].set()
+}
+
+// BenchmarkKernels measures one input's kernels of a lock-step group of np
+// strings (J state neurons, C = 5 as Dyck-2, K = 4): kForm, then per
+// iteration kIter, and backward kIterBack per iteration, kOuterSum,
+// kBackRows; GFLOP/s counts every lane's multiply-adds as 2.
 func BenchmarkKernels(b *testing.B) {
 	for _, v := range kernelVariants() {
 		for _, J := range []int{8, 32} {
 			for _, np := range []int{8, 32} {
-				W, zr, dout, wb, js, R := kernelCase(J, np, 1)
-				out, dzr, gW := make([]float64, J*np), make([]float64, J*R*np), make([]float64, len(W))
-				nc := np / lanes
 				b.Run(fmt.Sprintf("%s/J%d/np%d", v.name, J, np), func(b *testing.B) {
 					v.set()
 					defer kernelVariants()[0].set()
+					const C, K = 5, 4
+					nc := np / lanes
+					rng := rand.New(rand.NewPCG(1, 1))
+					W := randv(rng, J*J*C, false)
+					vv := randv(rng, nc*C*lanes, false)
+					Cm := make([]float64, nc*J*J*lanes)
+					zs := randv(rng, (K+1)*nc*J*lanes, true)
+					dsig := make([]float64, K*nc*J*lanes)
+					dpre := make([]float64, K*nc*J*lanes)
+					lg, pre := make([]float64, nc*lanes), make([]float64, nc*J*lanes)
+					bs, Wo, d := randv(rng, J, false), randv(rng, J, false), randv(rng, nc*lanes, false)
+					acc, accB := make([]float64, J*lanes), make([]float64, lanes)
+					dz, dv := make([]float64, nc*J*lanes), make([]float64, nc*C*lanes)
+					G := make([]float64, nc*logStride(J*J))
+					W8 := nc * J * lanes
 					for b.Loop() {
-						kFwd(out, W, wb, js, R, J, J, zr, nc)
-						kBack(dzr, W, wb, js, R, J, J, dout, nc)
-						kGrad(gW, wb, js, R, J, J, dout, zr, nc)
+						kForm(Cm, W, 0, C, J*J, vv, nc)
+						for it := range K {
+							kIter(zs[(it+1)*W8:(it+2)*W8], dsig[it*W8:(it+1)*W8], lg, pre, bs, Cm, zs[it*W8:(it+1)*W8], Wo, 0, J, nc)
+						}
+						for it := K - 1; it >= 0; it-- {
+							kIterBack(dz, dpre[it*W8:(it+1)*W8], acc, acc, accB, d, zs[(it+1)*W8:(it+2)*W8], dsig[it*W8:(it+1)*W8], Wo, Cm, J, nc)
+						}
+						kOuterSum(G, logStride(J*J), lanes, zs, dpre, K, J, J, nc)
+						kBackRows(dv, W, 0, C, J*J, G, logStride(J*J), lanes, nc)
 					}
-					b.ReportMetric(float64(3*J*J*R*np)/b.Elapsed().Seconds()*float64(b.N)/1e9*2, "GFLOP/s")
+					flop := 2 * float64(np) * float64(J*J*C+3*K*J*J+J*J*C)
+					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 				})
 			}
-		}
-	}
-}
-
-// BenchmarkKGrad measures kGrad alone on the chunk counts it sees in
-// training: a symbol's 36 chunks of a lock-step backward pass (288 lanes),
-// at J = 8 and 32 (R = 5, as Dyck-2).
-func BenchmarkKGrad(b *testing.B) {
-	for _, v := range kernelVariants() {
-		for _, J := range []int{8, 32} {
-			const np = 288
-			W, zr, dout, wb, js, R := kernelCase(J, np, 1)
-			gW := make([]float64, len(W))
-			b.Run(fmt.Sprintf("%s/J%d", v.name, J), func(b *testing.B) {
-				v.set()
-				defer kernelVariants()[0].set()
-				for b.Loop() {
-					kGrad(gW, wb, js, R, J, J, dout, zr, np/lanes)
-				}
-				b.ReportMetric(float64(2*J*J*R*np)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
-			})
 		}
 	}
 }

@@ -212,23 +212,30 @@ func BenchmarkClassify(b *testing.B) {
 	}
 }
 
-// BenchmarkDenseLockStep measures what a lock-step batch would pay per
-// string and symbol for the contractions alone (eqs. (1) and (2), L = 4,
-// A = 4): kFwd over every state neuron (a batch cannot skip the off ones
-// lane by lane) for one group of B strings that share the input, all lanes
-// used; no stack, read or threshold. Compare lane-steps/s with
+// BenchmarkDenseLockStep measures what a lock-step batch pays per string
+// and symbol for the contractions alone (eqs. (1) and (2), K = 1, R = 5,
+// A = 4): kForm and kApply over every state neuron (a batch cannot skip the
+// off ones lane by lane) for one group of B strings that share the input,
+// all lanes used; no stack, read or threshold. Compare lane-steps/s with
 // BenchmarkClassify's tables chars/s, which include all of those: the read
 // tables are the faster way to classify (docs/performance.md).
 func BenchmarkDenseLockStep(b *testing.B) {
 	for _, J := range []int{8, 32} {
 		for _, B := range []int{8, 32} {
 			b.Run(fmt.Sprintf("J%d/B%d", J, B), func(b *testing.B) {
-				W, zr, _, wb, js, R := kernelCase(J, B, 1)
-				Wa := make([]float64, 5*J*4*R)
-				pre, act := make([]float64, J*B), make([]float64, 4*B)
+				const R, A = 5, 4
+				rng := rand.New(rand.NewPCG(1, 1))
+				nc := B / lanes
+				W, Wa := randv(rng, J*J*R, false), randv(rng, J*A*R, false)
+				v, z := randv(rng, nc*R*lanes, false), randv(rng, nc*J*lanes, true)
+				bs, ba := randv(rng, J, false), randv(rng, A, false)
+				Cm, Ca := make([]float64, nc*J*J*lanes), make([]float64, nc*J*A*lanes)
+				pre, act := make([]float64, J*B), make([]float64, A*B)
 				for b.Loop() {
-					kFwd(pre, W, wb, js, R, J, J, zr, B/lanes)
-					kFwd(act, Wa, 0, 4*R, R, J, 4, zr, B/lanes)
+					kForm(Cm, W, 0, R, J*J, v, nc)
+					kApply(pre, bs, Cm, z, J, J, nc)
+					kForm(Ca, Wa, 0, R, J*A, v, nc)
+					kApply(act, ba, Ca, z, J, A, nc)
 				}
 				b.ReportMetric(float64(b.N*B)/b.Elapsed().Seconds(), "lane-steps/s")
 			})
