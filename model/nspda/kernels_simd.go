@@ -178,28 +178,41 @@ func kApply(out, bias, Cm, z []float64, J, nout, nc int) {
 		m := Cm[c*cs : (c+1)*cs]
 		i := 0
 		for ; i+4 <= nout; i += 4 {
-			a0, a1, a2, a3 := bcast8(bias[i]), bcast8(bias[i+1]), bcast8(bias[i+2]), bcast8(bias[i+3])
-			for j := 0; j < J; j++ {
-				zj := load8(zc[j*8 : j*8+8])
-				r := m[(j*nout+i)*8 : (j*nout+i)*8+32]
-				a0 = load8(r[0:8]).MulAdd(zj, a0)
-				a1 = load8(r[8:16]).MulAdd(zj, a1)
-				a2 = load8(r[16:24]).MulAdd(zj, a2)
-				a3 = load8(r[24:32]).MulAdd(zj, a3)
-			}
+			a0, a1, a2, a3 := apply4(m, zc, bias, J, nout, i)
 			a0.Store((*[8]float64)(o[i*8 : i*8+8]))
 			a1.Store((*[8]float64)(o[i*8+8 : i*8+16]))
 			a2.Store((*[8]float64)(o[i*8+16 : i*8+24]))
 			a3.Store((*[8]float64)(o[i*8+24 : i*8+32]))
 		}
 		for ; i < nout; i++ {
-			a := bcast8(bias[i])
-			for j := 0; j < J; j++ {
-				a = load8(m[(j*nout+i)*8:(j*nout+i)*8+8]).MulAdd(load8(zc[j*8:j*8+8]), a)
-			}
+			a := apply1(m, zc, bias, J, nout, i)
 			a.Store((*[8]float64)(o[i*8 : i*8+8]))
 		}
 	}
+}
+
+// apply4 returns bias[i+h] + Σ_j m[j·nout+i+h]·zc[j], h = 0…3, for one
+// chunk (m: J·nout rows, zc: J rows).
+func apply4(m, zc, bias []float64, J, nout, i int) (a0, a1, a2, a3 archsimd.Float64x8) {
+	a0, a1, a2, a3 = bcast8(bias[i]), bcast8(bias[i+1]), bcast8(bias[i+2]), bcast8(bias[i+3])
+	for j := 0; j < J; j++ {
+		zj := load8(zc[j*8 : j*8+8])
+		r := m[(j*nout+i)*8 : (j*nout+i)*8+32]
+		a0 = load8(r[0:8]).MulAdd(zj, a0)
+		a1 = load8(r[8:16]).MulAdd(zj, a1)
+		a2 = load8(r[16:24]).MulAdd(zj, a2)
+		a3 = load8(r[24:32]).MulAdd(zj, a3)
+	}
+	return a0, a1, a2, a3
+}
+
+// apply1 is apply4 for row i alone.
+func apply1(m, zc, bias []float64, J, nout, i int) archsimd.Float64x8 {
+	a := bcast8(bias[i])
+	for j := 0; j < J; j++ {
+		a = load8(m[(j*nout+i)*8:(j*nout+i)*8+8]).MulAdd(load8(zc[j*8:j*8+8]), a)
+	}
+	return a
 }
 
 // kApplyT adds into dz (J rows) Σ_i Cm[j·nout+i]·d[i], lane by lane, four
@@ -211,33 +224,36 @@ func kApplyT(dz, Cm, d []float64, J, nout, nc int) {
 	}
 	cs := J * nout * 8
 	for c := range nc {
-		g := dz[c*J*8 : (c+1)*J*8]
-		dc := d[c*nout*8 : (c+1)*nout*8]
-		m := Cm[c*cs : (c+1)*cs]
-		j := 0
-		for ; j+4 <= J; j += 4 {
-			a0, a1, a2, a3 := load8(g[j*8:j*8+8]), load8(g[j*8+8:j*8+16]), load8(g[j*8+16:j*8+24]), load8(g[j*8+24:j*8+32])
-			r0, r1, r2, r3 := m[j*nout*8:], m[(j+1)*nout*8:], m[(j+2)*nout*8:], m[(j+3)*nout*8:]
-			for i := 0; i < nout; i++ {
-				di := load8(dc[i*8 : i*8+8])
-				a0 = load8(r0[i*8:i*8+8]).MulAdd(di, a0)
-				a1 = load8(r1[i*8:i*8+8]).MulAdd(di, a1)
-				a2 = load8(r2[i*8:i*8+8]).MulAdd(di, a2)
-				a3 = load8(r3[i*8:i*8+8]).MulAdd(di, a3)
-			}
-			a0.Store((*[8]float64)(g[j*8 : j*8+8]))
-			a1.Store((*[8]float64)(g[j*8+8 : j*8+16]))
-			a2.Store((*[8]float64)(g[j*8+16 : j*8+24]))
-			a3.Store((*[8]float64)(g[j*8+24 : j*8+32]))
+		applyTChunk(dz[c*J*8:(c+1)*J*8], Cm[c*cs:(c+1)*cs], d[c*nout*8:(c+1)*nout*8], J, nout)
+	}
+}
+
+// applyTChunk adds into g (J rows) Σ_i m[j·nout+i]·dc[i] for one chunk,
+// four rows j at a time.
+func applyTChunk(g, m, dc []float64, J, nout int) {
+	j := 0
+	for ; j+4 <= J; j += 4 {
+		a0, a1, a2, a3 := load8(g[j*8:j*8+8]), load8(g[j*8+8:j*8+16]), load8(g[j*8+16:j*8+24]), load8(g[j*8+24:j*8+32])
+		r0, r1, r2, r3 := m[j*nout*8:], m[(j+1)*nout*8:], m[(j+2)*nout*8:], m[(j+3)*nout*8:]
+		for i := 0; i < nout; i++ {
+			di := load8(dc[i*8 : i*8+8])
+			a0 = load8(r0[i*8:i*8+8]).MulAdd(di, a0)
+			a1 = load8(r1[i*8:i*8+8]).MulAdd(di, a1)
+			a2 = load8(r2[i*8:i*8+8]).MulAdd(di, a2)
+			a3 = load8(r3[i*8:i*8+8]).MulAdd(di, a3)
 		}
-		for ; j < J; j++ {
-			a := load8(g[j*8 : j*8+8])
-			r := m[j*nout*8:]
-			for i := 0; i < nout; i++ {
-				a = load8(r[i*8:i*8+8]).MulAdd(load8(dc[i*8:i*8+8]), a)
-			}
-			a.Store((*[8]float64)(g[j*8 : j*8+8]))
+		a0.Store((*[8]float64)(g[j*8 : j*8+8]))
+		a1.Store((*[8]float64)(g[j*8+8 : j*8+16]))
+		a2.Store((*[8]float64)(g[j*8+16 : j*8+24]))
+		a3.Store((*[8]float64)(g[j*8+24 : j*8+32]))
+	}
+	for ; j < J; j++ {
+		a := load8(g[j*8 : j*8+8])
+		r := m[j*nout*8:]
+		for i := 0; i < nout; i++ {
+			a = load8(r[i*8:i*8+8]).MulAdd(load8(dc[i*8:i*8+8]), a)
 		}
+		a.Store((*[8]float64)(g[j*8 : j*8+8]))
 	}
 }
 
@@ -452,25 +468,14 @@ func kIter(zn, dsig, lg, pre, bias, Cm, z, Wo []float64, bo float64, J, nc int) 
 		o := bcast8(bo)
 		i := 0
 		for ; i+4 <= J; i += 4 {
-			a0, a1, a2, a3 := bcast8(bias[i]), bcast8(bias[i+1]), bcast8(bias[i+2]), bcast8(bias[i+3])
-			for j := 0; j < J; j++ {
-				zj := load8(zc[j*8 : j*8+8])
-				r := m[(j*J+i)*8 : (j*J+i)*8+32]
-				a0 = load8(r[0:8]).MulAdd(zj, a0)
-				a1 = load8(r[8:16]).MulAdd(zj, a1)
-				a2 = load8(r[16:24]).MulAdd(zj, a2)
-				a3 = load8(r[24:32]).MulAdd(zj, a3)
-			}
+			a0, a1, a2, a3 := apply4(m, zc, bias, J, J, i)
 			o = stepFin(zo, ds, Wo, i, a0, o)
 			o = stepFin(zo, ds, Wo, i+1, a1, o)
 			o = stepFin(zo, ds, Wo, i+2, a2, o)
 			o = stepFin(zo, ds, Wo, i+3, a3, o)
 		}
 		for ; i < J; i++ {
-			a := bcast8(bias[i])
-			for j := 0; j < J; j++ {
-				a = load8(m[(j*J+i)*8:(j*J+i)*8+8]).MulAdd(load8(zc[j*8:j*8+8]), a)
-			}
+			a := apply1(m, zc, bias, J, J, i)
 			o = stepFin(zo, ds, Wo, i, a, o)
 		}
 		o.Store((*[8]float64)(lg[c*8 : c*8+8]))
@@ -517,31 +522,8 @@ func kIterBack(dz, dpre, accBs, accWo, accBo, d, zn, dsig, Wo, Cm []float64, J, 
 			b := (*[8]float64)(accBs[i*8 : i*8+8])
 			archsimd.LoadFloat64x8(b).Add(p).Store(b)
 		}
-		m := Cm[c*cs : (c+1)*cs]
-		j := 0
-		for ; j+4 <= J; j += 4 {
-			var a0, a1, a2, a3 archsimd.Float64x8
-			r0, r1, r2, r3 := m[j*J*8:], m[(j+1)*J*8:], m[(j+2)*J*8:], m[(j+3)*J*8:]
-			for i := 0; i < J; i++ {
-				di := load8(dp[i*8 : i*8+8])
-				a0 = load8(r0[i*8:i*8+8]).MulAdd(di, a0)
-				a1 = load8(r1[i*8:i*8+8]).MulAdd(di, a1)
-				a2 = load8(r2[i*8:i*8+8]).MulAdd(di, a2)
-				a3 = load8(r3[i*8:i*8+8]).MulAdd(di, a3)
-			}
-			a0.Store((*[8]float64)(g[j*8 : j*8+8]))
-			a1.Store((*[8]float64)(g[j*8+8 : j*8+16]))
-			a2.Store((*[8]float64)(g[j*8+16 : j*8+24]))
-			a3.Store((*[8]float64)(g[j*8+24 : j*8+32]))
-		}
-		for ; j < J; j++ {
-			var a archsimd.Float64x8
-			r := m[j*J*8:]
-			for i := 0; i < J; i++ {
-				a = load8(r[i*8:i*8+8]).MulAdd(load8(dp[i*8:i*8+8]), a)
-			}
-			a.Store((*[8]float64)(g[j*8 : j*8+8]))
-		}
+		clear(g)
+		applyTChunk(g, Cm[c*cs:(c+1)*cs], dp, J, J)
 	}
 	ab.Store(bo)
 }
