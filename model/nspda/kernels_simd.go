@@ -224,16 +224,19 @@ func kApplyT(dz, Cm, d []float64, J, nout, nc int) {
 	}
 	cs := J * nout * 8
 	for c := range nc {
-		applyTChunk(dz[c*J*8:(c+1)*J*8], Cm[c*cs:(c+1)*cs], d[c*nout*8:(c+1)*nout*8], J, nout)
+		applyTChunk(dz[c*J*8:(c+1)*J*8], Cm[c*cs:(c+1)*cs], d[c*nout*8:(c+1)*nout*8], J, nout, true)
 	}
 }
 
-// applyTChunk adds into g (J rows) Σ_i m[j·nout+i]·dc[i] for one chunk,
-// four rows j at a time.
-func applyTChunk(g, m, dc []float64, J, nout int) {
+// applyTChunk adds into g (J rows) Σ_i m[j·nout+i]·dc[i] for one chunk
+// (add false: writes it), four rows j at a time.
+func applyTChunk(g, m, dc []float64, J, nout int, add bool) {
 	j := 0
 	for ; j+4 <= J; j += 4 {
-		a0, a1, a2, a3 := load8(g[j*8:j*8+8]), load8(g[j*8+8:j*8+16]), load8(g[j*8+16:j*8+24]), load8(g[j*8+24:j*8+32])
+		var a0, a1, a2, a3 archsimd.Float64x8
+		if add {
+			a0, a1, a2, a3 = load8(g[j*8:j*8+8]), load8(g[j*8+8:j*8+16]), load8(g[j*8+16:j*8+24]), load8(g[j*8+24:j*8+32])
+		}
 		r0, r1, r2, r3 := m[j*nout*8:], m[(j+1)*nout*8:], m[(j+2)*nout*8:], m[(j+3)*nout*8:]
 		for i := 0; i < nout; i++ {
 			di := load8(dc[i*8 : i*8+8])
@@ -248,7 +251,10 @@ func applyTChunk(g, m, dc []float64, J, nout int) {
 		a3.Store((*[8]float64)(g[j*8+24 : j*8+32]))
 	}
 	for ; j < J; j++ {
-		a := load8(g[j*8 : j*8+8])
+		var a archsimd.Float64x8
+		if add {
+			a = load8(g[j*8 : j*8+8])
+		}
 		r := m[j*nout*8:]
 		for i := 0; i < nout; i++ {
 			a = load8(r[i*8:i*8+8]).MulAdd(load8(dc[i*8:i*8+8]), a)
@@ -522,8 +528,7 @@ func kIterBack(dz, dpre, accBs, accWo, accBo, d, zn, dsig, Wo, Cm []float64, J, 
 			b := (*[8]float64)(accBs[i*8 : i*8+8])
 			archsimd.LoadFloat64x8(b).Add(p).Store(b)
 		}
-		clear(g)
-		applyTChunk(g, Cm[c*cs:(c+1)*cs], dp, J, J)
+		applyTChunk(g, Cm[c*cs:(c+1)*cs], dp, J, J, false)
 	}
 	ab.Store(bo)
 }
