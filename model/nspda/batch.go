@@ -258,15 +258,11 @@ func (bt *Batch) forwardGroup(t, gi int) {
 	g.moved = false
 	for m, b := range g.idx {
 		ss.gidx[t*B+b], ss.pos[t*B+b] = gi, m
-		for k := range R {
-			g.v[at(C, k, m)] = ss.rs[b*R+k]
-		}
+		putCol(g.v, C, m, ss.rs[b*R:(b+1)*R])
 		if C > R {
 			g.v[at(C, R+bt.ins[b][t], m)] = 1
 		}
-		for j := range J {
-			g.z[at(J, j, m)] = ss.zs[b*J+j]
-		}
+		putCol(g.z, J, m, ss.zs[b*J:(b+1)*J])
 		g.moved = g.moved || bt.ins[b][t] < n.L
 	}
 	g.soff = ss.slog[g.l].n
@@ -296,9 +292,7 @@ func (bt *Batch) forwardGroup(t, gi int) {
 			copy(rn, r)
 			continue
 		}
-		for c := range a {
-			a[c] = g.act[at(A, c, m)]
-		}
+		getCol(a, g.act, A, m)
 		op, cstar := decideOp(a)
 		ss.cstar[tb], ss.fprim[tb], ss.noop[tb] = cstar, 2*ss.dact[at(A, cstar, m)], op == grammar.Noop
 		move(&bt.stacks[b], op, a[cstar], l, bt.rng(b), r, bt.rbase, ss.g[tb*R:(tb+1)*R], rn)
@@ -311,14 +305,12 @@ func (bt *Batch) forwardGroup(t, gi int) {
 		z, zn := g.z[it*J*W:(it+1)*J*W], g.z[(it+1)*J*W:(it+2)*J*W]
 		kIter(zn, g.dsig[it*J*W:(it+1)*J*W], lg, pre, n.Bs, g.cm, z, n.Wo, n.Bo[0], J, nc)
 		for m, b := range g.idx {
-			ss.logit[(t*K+it)*B+b] = lg[at(1, 0, m)]
+			ss.logit[(t*K+it)*B+b] = lg[m] // one row: lane m is at m
 		}
 	}
 	zK := g.z[K*J*W:]
 	for m, b := range g.idx {
-		for j := range J {
-			ss.zs[b*J+j] = zK[at(J, j, m)]
-		}
+		getCol(ss.zs[b*J:(b+1)*J], zK, J, m)
 	}
 }
 
@@ -437,11 +429,9 @@ func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
 	ss.dzc, ss.dO = zeroed(ss.dzc, J*W), zeroed(ss.dO, K*W)
 	dzc, dO := ss.dzc, ss.dO
 	for m, b := range g.idx {
-		for j := range J {
-			dzc[at(J, j, m)] = ss.dz[b*J+j]
-		}
+		putCol(dzc, J, m, ss.dz[b*J:(b+1)*J])
 		for it := range K {
-			dO[it*W+at(1, 0, m)] = ss.dout[it*bt.bp+b]
+			dO[it*W+m] = ss.dout[it*bt.bp+b]
 		}
 	}
 	ws, wa := bt.bases(g.l)
@@ -501,12 +491,11 @@ func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
 	}
 	for m, b := range g.idx {
 		tb := t*B + b
-		for j := range J {
-			ss.dz[b*J+j] = dzc[at(J, j, m)]
-		}
+		getCol(ss.dz[b*J:(b+1)*J], dzc, J, m)
 		pass := !ss.moved[tb] || ss.noop[tb] // the end marker, or a no-op: r' = r
+		col := dv[at(C, 0, m):]
 		for k := range R {
-			d := dv[at(C, k, m)]
+			d := col[k*lanes]
 			if pass {
 				d += ss.dpn[b*R+k]
 			}
@@ -535,6 +524,24 @@ func chunks(n int) int { return (n + lanes - 1) / lanes }
 // at is the index of row r of string m in a group buffer of rows rows
 // (kernels_generic.go).
 func at(rows, r, m int) int { return (m/lanes*rows+r)*lanes + m%lanes }
+
+// putCol writes src into string m's rows 0 … len(src)−1 of the group
+// buffer g (rows rows).
+func putCol(g []float64, rows, m int, src []float64) {
+	col := g[at(rows, 0, m):]
+	for r, v := range src {
+		col[r*lanes] = v
+	}
+}
+
+// getCol reads string m's rows 0 … len(dst)−1 of the group buffer g (rows
+// rows) into dst.
+func getCol(dst, g []float64, rows, m int) {
+	col := g[at(rows, 0, m):]
+	for r := range dst {
+		dst[r] = col[r*lanes]
+	}
+}
 
 // bases returns the offsets of Ws and Wa at input l: the weights from
 // state neuron j and context row k (read, or at second order read and
