@@ -87,7 +87,7 @@ type rowLog struct {
 // logStride is the chunk stride of a log of rows rows.
 func logStride(rows int) int { return (rows + 1) * lanes }
 
-// symState is the per-symbol path's part of Batch.
+// symState holds Batch's records of each input position and its scratch.
 type symState struct {
 	sg     [][]symGroup // sg[t]: the groups of input position t
 	gidx   []int        // T·B: string b's group at t
@@ -106,7 +106,7 @@ type symState struct {
 	dz, dr, dp, dpn []float64 // B·J, B·R, B·R, B·R
 	dout            []float64 // K·bp: the output terms' derivatives at one input
 	ob, yb, wb      []float64 // K·bp: their logits, labels and weights (0: no term)
-	dzc, dv, dpre   []float64 // scratch: J, C, J rows
+	dzc, dv, dpre   []float64 // scratch: J, C and K·J rows (δpre of each iteration)
 	dact, dO        []float64 // scratch: A rows, K rows
 	accBs, accWo    []float64 // J·lanes: lane sums
 	accBa           []float64 // A·lanes
