@@ -74,12 +74,12 @@ type symGroup struct {
 	aoff  int       // and of Wa (moved)
 }
 
-// rowLog collects, for one input symbol, the outer-product sums G and the
+// gradLog collects, for one input symbol, the outer-product sums G and the
 // read vectors v of every group of that symbol over a backward pass, for
 // one weight-gradient contraction (kGradLog) at the end. Its chunks are one
 // row longer than their rows: with chunks of exactly 4 KiB (J = 8), the
 // contraction's walk over the chunks hit one cache set.
-type rowLog struct {
+type gradLog struct {
 	d, z []float64
 	n    int // chunks
 }
@@ -101,18 +101,19 @@ type symState struct {
 	logit  []float64    // T·K·B
 	zs, rs []float64    // B·J, B·R: the state between inputs
 	pre    []float64    // scratch: J rows
+	asig   []float64    // scratch: A rows, σ' of the action neurons
 	lg     []float64    // scratch: 1 row
 	// backward
-	dz, dr, dp, dpn []float64 // B·J, B·R, B·R, B·R
-	dout            []float64 // K·bp: the output terms' derivatives at one input
-	ob, yb, wb      []float64 // K·bp: their logits, labels and weights (0: no term)
-	dzc, dv, dpre   []float64 // scratch: J, C and K·J rows (δpre of each iteration)
-	dact, dO        []float64 // scratch: A rows, K rows
-	accBs, accWo    []float64 // J·lanes: lane sums
-	accBa           []float64 // A·lanes
-	accBo           []float64 // lanes
-	sv, dsv         []float64 // one string's state and its gradient
-	slog, alog      []rowLog  // per input symbol: the logs of Ws's and Wa's gradients
+	dz, dr, dpn   []float64 // B·J, B·R, B·R: gradients on the state and read between inputs, and on the read an input's action gave
+	dout          []float64 // K·bp: the output terms' derivatives at one input
+	ob, yb, wb    []float64 // K·bp: their logits, labels and weights (0: no term)
+	dzc, dv, dpre []float64 // scratch: J, C and K·J rows (δpre of each iteration)
+	dact, dO      []float64 // scratch: A rows, K rows
+	accBs, accWo  []float64 // J·lanes: lane sums
+	accBa         []float64 // A·lanes
+	accBo         []float64 // lanes
+	sv, dsv       []float64 // one string's state and its gradient
+	slog, alog    []gradLog // per input symbol: the logs of Ws's and Wa's gradients
 }
 
 var _ nn.Batcher = (*Net)(nil)
@@ -161,6 +162,7 @@ func (bt *Batch) setup(ins [][]int, refine int, rngs []*rand.Rand) {
 	n := bt.n
 	R, A, B := n.R(), n.A, len(ins)
 	bt.B, bt.refine, bt.ins, bt.rngs = B, refine, ins, rngs
+	bt.bp = chunks(B) * lanes
 	bt.steps = grow(bt.steps, B)
 	bt.T = 0
 	for b, in := range ins {
@@ -279,8 +281,8 @@ func (bt *Batch) forwardGroup(t, gi int) {
 		kForm(g.ca, n.Wa, wa, C, J*A, g.v, nc)
 		g.act = grow(g.act, A*W)
 		kApply(g.act, n.Ba, g.ca, g.z[:J*W], J, A, nc)
-		ss.dact = grow(ss.dact, A*W)
-		dsigmoid(ss.dact, g.act) // σ' of the action neurons, for f̂'(v*)
+		ss.asig = grow(ss.asig, A*W)
+		dsigmoid(ss.asig, g.act) // σ' of the action neurons, for f̂'(v*)
 	}
 	a := bt.col
 	for m, b := range g.idx {
@@ -294,7 +296,7 @@ func (bt *Batch) forwardGroup(t, gi int) {
 		}
 		getCol(a, g.act, A, m)
 		op, cstar := decideOp(a)
-		ss.cstar[tb], ss.fprim[tb], ss.noop[tb] = cstar, 2*ss.dact[at(A, cstar, m)], op == grammar.Noop
+		ss.cstar[tb], ss.fprim[tb], ss.noop[tb] = cstar, 2*ss.asig[at(A, cstar, m)], op == grammar.Noop
 		move(&bt.stacks[b], op, a[cstar], l, bt.rng(b), r, bt.rbase, ss.g[tb*R:(tb+1)*R], rn)
 		copy(r, rn)
 	}
@@ -322,7 +324,7 @@ func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
 	J, R, A, B, K := n.J, n.R(), n.A, bt.B, bt.refine
 	S := J + 2*R
 	gWs, gBs, gWa, gBa, gWo, gBo := n.grads(grad)
-	ss.dz, ss.dr, ss.dp = zeroed(ss.dz, B*J), zeroed(ss.dr, B*R), zeroed(ss.dp, B*R)
+	ss.dz, ss.dr = zeroed(ss.dz, B*J), zeroed(ss.dr, B*R)
 	ss.dpn = grow(ss.dpn, B*R)
 	ss.accBs, ss.accWo = zeroed(ss.accBs, J*lanes), zeroed(ss.accWo, J*lanes)
 	ss.accBa, ss.accBo = zeroed(ss.accBa, A*lanes), zeroed(ss.accBo, lanes)
@@ -340,27 +342,27 @@ func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
 			if t >= bt.steps[b] {
 				continue
 			}
-			dz, dr, dp := ss.dz[b*J:(b+1)*J], ss.dr[b*R:(b+1)*R], ss.dp[b*R:(b+1)*R]
+			// Between inputs the pending read equals the read and has no
+			// gradient of its own (backwardGroup passes none back), so
+			// dpn, the gradient on the read after input t, is dr's, plus
+			// what the state terms put on the pending read.
+			dz, dr, dpn := ss.dz[b*J:(b+1)*J], ss.dr[b*R:(b+1)*R], ss.dpn[b*R:(b+1)*R]
+			copy(dpn, dr)
 			if ls.State != nil {
 				tb := t*B + b
 				g := &ss.sg[t][ss.gidx[tb]]
-				zK := g.z[K*J*g.nc*lanes:]
-				for j := range J {
-					ss.sv[j] = zK[at(J, j, ss.pos[tb])]
-				}
+				getCol(ss.sv[:J], g.z[K*J*g.nc*lanes:], J, ss.pos[tb])
 				rn := ss.rn[tb*R : (tb+1)*R]
 				copy(ss.sv[J:J+R], rn)
 				copy(ss.sv[J+R:], rn)
 				copy(ss.dsv, dz)
 				copy(ss.dsv[J:], dr)
-				copy(ss.dsv[J+R:], dp)
+				clear(ss.dsv[J+R:])
 				loss += ls.State(b, t, ss.sv, ss.dsv)
 				copy(dz, ss.dsv[:J])
-				copy(dr, ss.dsv[J:J+R])
-				copy(dp, ss.dsv[J+R:])
-			}
-			for k := range R {
-				ss.dpn[b*R+k] = dp[k] + dr[k]
+				for k := range R {
+					dpn[k] = ss.dsv[J+k] + ss.dsv[J+R+k]
+				}
 			}
 		}
 		for gi := range ss.sg[t] {
@@ -388,7 +390,6 @@ func (bt *Batch) Backward(ls nn.BatchLoss, grad []float64) float64 {
 // bt.sym.dout[it*bt.bp + b]; it returns their loss.
 func (bt *Batch) outTerms(ls nn.BatchLoss, t, K int, logits []float64) float64 {
 	ss, B := &bt.sym, bt.B
-	bt.bp = chunks(B) * lanes
 	n := K * bt.bp
 	ss.dout, ss.ob, ss.yb, ss.wb = grow(ss.dout, n), zeroed(ss.ob, n), zeroed(ss.yb, n), zeroed(ss.wb, n)
 	for b := range B {
@@ -420,7 +421,7 @@ func laneSums(dst, acc []float64) {
 
 // backwardGroup runs the reverse sweep of input t for group gi: from the
 // gradient with respect to the state after the input (ss.dz, ss.dpn) to the
-// one before it (ss.dz, ss.dr, ss.dp), logging the weights' gradients.
+// one before it (ss.dz, ss.dr), logging the weights' gradients.
 func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
 	n, ss := bt.n, &bt.sym
 	J, R, A, B, C, K := n.J, n.R(), n.A, bt.B, n.ctxRow(), bt.refine
@@ -446,10 +447,10 @@ func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
 		dpre := ss.dpre[it*J*W : (it+1)*J*W]
 		kIterBack(dzc, dpre, ss.accBs, ss.accWo, ss.accBo, dO[it*W:(it+1)*W], zn, dsig, n.Wo, g.cm, J, nc)
 	}
-	kOuterSum(G, gcs, lanes, g.z, ss.dpre, K, J, J, nc)
+	kOuterSum(G, gcs, g.z, ss.dpre, K, J, J, nc)
 	ss.dv = zeroed(ss.dv, C*W)
 	dv := ss.dv
-	kBackRows(dv, n.Ws, ws, C, J*J, G, gcs, lanes, nc)
+	kBackRows(dv, n.Ws, ws, C, J*J, G, gcs, nc)
 	toLog(sl.z, g.v, C, nc, g.soff)
 	loss := 0.0
 	if g.moved {
@@ -484,8 +485,8 @@ func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
 		al := &ss.alog[g.l]
 		acs := logStride(J * A)
 		Ga := al.d[g.aoff*acs:]
-		kOuterSum(Ga, acs, lanes, z0, dact, 1, J, A, nc)
-		kBackRows(dv, n.Wa, wa, C, J*A, Ga, acs, lanes, nc)
+		kOuterSum(Ga, acs, z0, dact, 1, J, A, nc)
+		kBackRows(dv, n.Wa, wa, C, J*A, Ga, acs, nc)
 		toLog(al.z, g.v, C, nc, g.aoff)
 		kApplyT(dzc, g.ca, dact, J, A, nc)
 	}
@@ -500,7 +501,6 @@ func (bt *Batch) backwardGroup(t, gi int, ls nn.BatchLoss) float64 {
 				d += ss.dpn[b*R+k]
 			}
 			ss.dr[b*R+k] = d
-			ss.dp[b*R+k] = 0
 		}
 	}
 	return loss

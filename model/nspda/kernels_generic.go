@@ -44,16 +44,16 @@ func kApply(out, bias, Cm, z []float64, J, nout, nc int) { kApplyGo(out, bias, C
 func kApplyT(dz, Cm, d []float64, J, nout, nc int) { kApplyTGo(dz, Cm, d, J, nout, nc) }
 
 // kOuterSum writes Σ_{it<K} z_it[j]·d_it[i] into row j·nout+i of G, whose
-// row r of chunk c is at c·cs + r·rs; z_it (J rows) and d_it (nout rows)
-// are the K consecutive blocks of z and d.
-func kOuterSum(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
-	kOuterSumGo(G, cs, rs, z, d, K, J, nout, nc)
+// chunks are cs values apart (a gradient log's padded stride); z_it (J
+// rows) and d_it (nout rows) are the K consecutive blocks of z and d.
+func kOuterSum(G []float64, cs int, z, d []float64, K, J, nout, nc int) {
+	kOuterSumGo(G, cs, z, d, K, J, nout, nc)
 }
 
-// kBackRows adds into dv (C rows) Σ_i W[wb + i·C + k]·G[i], G's row i of
-// chunk c at c·cs + i·rs.
-func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
-	kBackRowsGo(dv, W, wb, C, nout, G, cs, rs, nc)
+// kBackRows adds into dv (C rows) Σ_i W[wb + i·C + k]·G[i], G's chunks cs
+// values apart.
+func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, nc int) {
+	kBackRowsGo(dv, W, wb, C, nout, G, cs, nc)
 }
 
 // kBCE sets d[q] = w[q]·(σ(o[q]) − y[q]) and returns Σ_q w[q]·BCE(o[q],

@@ -164,12 +164,12 @@ func kApplyTGo(dz, Cm, d []float64, J, nout, nc int) {
 }
 
 // kOuterSumGo is kOuterSum in plain Go.
-func kOuterSumGo(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
+func kOuterSumGo(G []float64, cs int, z, d []float64, K, J, nout, nc int) {
 	zs, ds := J*nc*lanes, nout*nc*lanes
 	for c := range nc {
 		for j := range J {
 			for i := range nout {
-				g := (*[lanes]float64)(G[c*cs+(j*nout+i)*rs:])
+				g := (*[lanes]float64)(G[c*cs+(j*nout+i)*lanes:])
 				clear(g[:])
 				for it := range K {
 					zj := (*[lanes]float64)(z[it*zs+(c*J+j)*lanes:])
@@ -184,13 +184,13 @@ func kOuterSumGo(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
 }
 
 // kBackRowsGo is kBackRows in plain Go.
-func kBackRowsGo(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
+func kBackRowsGo(dv, W []float64, wb, C, nout int, G []float64, cs, nc int) {
 	for c := range nc {
 		for k := range C {
 			a := (*[lanes]float64)(dv[(c*C+k)*lanes:])
 			for i := range nout {
 				w := W[wb+i*C+k]
-				g := (*[lanes]float64)(G[c*cs+i*rs:])
+				g := (*[lanes]float64)(G[c*cs+i*lanes:])
 				for q := range lanes {
 					a[q] += w * g[q]
 				}

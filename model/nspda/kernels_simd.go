@@ -264,11 +264,11 @@ func applyTChunk(g, m, dc []float64, J, nout int, add bool) {
 }
 
 // kOuterSum writes Σ_{it<K} z_it[j]·d_it[i] into row j·nout+i of G, whose
-// row r of chunk c is at c·cs + r·rs; z_it (J rows) and d_it (nout rows)
-// are the K consecutive blocks of z and d. Each row of G is stored once.
-func kOuterSum(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
+// chunks are cs values apart (a gradient log's padded stride); z_it (J
+// rows) and d_it (nout rows) are the K consecutive blocks of z and d. Each row of G is stored once.
+func kOuterSum(G []float64, cs int, z, d []float64, K, J, nout, nc int) {
 	if !avx512 {
-		kOuterSumGo(G, cs, rs, z, d, K, J, nout, nc)
+		kOuterSumGo(G, cs, z, d, K, J, nout, nc)
 		return
 	}
 	zs, ds := J*nc*8, nout*nc*8
@@ -285,7 +285,7 @@ func kOuterSum(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
 					a = z1.MulAdd(load8(d[ds+do:ds+do+8]), a)
 					a = z2.MulAdd(load8(d[2*ds+do:2*ds+do+8]), a)
 					a = z3.MulAdd(load8(d[3*ds+do:3*ds+do+8]), a)
-					a.Store((*[8]float64)(g[(j*nout+i)*rs : (j*nout+i)*rs+8]))
+					a.Store((*[8]float64)(g[(j*nout+i)*8 : (j*nout+i)*8+8]))
 				}
 			}
 		}
@@ -301,17 +301,17 @@ func kOuterSum(G []float64, cs, rs int, z, d []float64, K, J, nout, nc int) {
 				for it := 1; it < K; it++ {
 					a = load8(z[it*zs+zo:it*zs+zo+8]).MulAdd(load8(d[it*ds+do:it*ds+do+8]), a)
 				}
-				a.Store((*[8]float64)(g[(j*nout+i)*rs : (j*nout+i)*rs+8]))
+				a.Store((*[8]float64)(g[(j*nout+i)*8 : (j*nout+i)*8+8]))
 			}
 		}
 	}
 }
 
-// kBackRows adds into dv (C rows) Σ_i W[wb + i·C + k]·G[i], G's row i of
-// chunk c at c·cs + i·rs: four rows k at a time.
-func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
+// kBackRows adds into dv (C rows) Σ_i W[wb + i·C + k]·G[i], G's chunks cs
+// values apart: four rows k at a time.
+func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, nc int) {
 	if !avx512 {
-		kBackRowsGo(dv, W, wb, C, nout, G, cs, rs, nc)
+		kBackRowsGo(dv, W, wb, C, nout, G, cs, nc)
 		return
 	}
 	w := W[wb : wb+nout*C]
@@ -324,7 +324,7 @@ func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
 			k := end
 			a0, a1, a2, a3, a4 := load8(v[k*8:k*8+8]), load8(v[k*8+8:k*8+16]), load8(v[k*8+16:k*8+24]), load8(v[k*8+24:k*8+32]), load8(v[k*8+32:k*8+40])
 			for i := 0; i < nout; i++ {
-				gi := load8(g[i*rs : i*rs+8])
+				gi := load8(g[i*8 : i*8+8])
 				r := w[i*C+k : i*C+k+5]
 				a0, a1 = gi.MulAdd(bcast8(r[0]), a0), gi.MulAdd(bcast8(r[1]), a1)
 				a2, a3 = gi.MulAdd(bcast8(r[2]), a2), gi.MulAdd(bcast8(r[3]), a3)
@@ -340,7 +340,7 @@ func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
 		for ; k+4 <= end; k += 4 {
 			a0, a1, a2, a3 := load8(v[k*8:k*8+8]), load8(v[k*8+8:k*8+16]), load8(v[k*8+16:k*8+24]), load8(v[k*8+24:k*8+32])
 			for i := 0; i < nout; i++ {
-				gi := load8(g[i*rs : i*rs+8])
+				gi := load8(g[i*8 : i*8+8])
 				r := w[i*C+k : i*C+k+4]
 				a0, a1 = gi.MulAdd(bcast8(r[0]), a0), gi.MulAdd(bcast8(r[1]), a1)
 				a2, a3 = gi.MulAdd(bcast8(r[2]), a2), gi.MulAdd(bcast8(r[3]), a3)
@@ -353,7 +353,7 @@ func kBackRows(dv, W []float64, wb, C, nout int, G []float64, cs, rs, nc int) {
 		for ; k < end; k++ {
 			a := load8(v[k*8 : k*8+8])
 			for i := 0; i < nout; i++ {
-				a = load8(g[i*rs:i*rs+8]).MulAdd(bcast8(w[i*C+k]), a)
+				a = load8(g[i*8:i*8+8]).MulAdd(bcast8(w[i*C+k]), a)
 			}
 			a.Store((*[8]float64)(v[k*8 : k*8+8]))
 		}

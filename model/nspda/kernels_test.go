@@ -115,7 +115,7 @@ func checkKernels(t *testing.T, name string, seed uint64, J, nc, C, K int) {
 	const off = 2
 	n, cs := nc+off+1, logStride(J*J)
 	G := randv(rng, n*cs, false)
-	kOuterSum(G[off*cs:], cs, lanes, zs, ds, K, J, J, nc)
+	kOuterSum(G[off*cs:], cs, zs, ds, K, J, J, nc)
 	for c := range nc {
 		for j := range J {
 			for i := range J {
@@ -134,7 +134,7 @@ func checkKernels(t *testing.T, name string, seed uint64, J, nc, C, K int) {
 	}
 	dv := randv(rng, nc*C*lanes, false)
 	want = append([]float64(nil), dv...)
-	kBackRows(dv, W, wb, C, J*J, G[off*cs:], cs, lanes, nc)
+	kBackRows(dv, W, wb, C, J*J, G[off*cs:], cs, nc)
 	for c := range nc {
 		for k := range C {
 			for q := range lanes {
@@ -303,8 +303,8 @@ func BenchmarkKernels(b *testing.B) {
 						for it := K - 1; it >= 0; it-- {
 							kIterBack(dz, dpre[it*W8:(it+1)*W8], acc, acc, accB, d, zs[(it+1)*W8:(it+2)*W8], dsig[it*W8:(it+1)*W8], Wo, Cm, J, nc)
 						}
-						kOuterSum(G, logStride(J*J), lanes, zs, dpre, K, J, J, nc)
-						kBackRows(dv, W, 0, C, J*J, G, logStride(J*J), lanes, nc)
+						kOuterSum(G, logStride(J*J), zs, dpre, K, J, J, nc)
+						kBackRows(dv, W, 0, C, J*J, G, logStride(J*J), nc)
 					}
 					flop := 2 * float64(np) * float64(J*J*C+3*K*J*J+J*J*C)
 					b.ReportMetric(flop*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
