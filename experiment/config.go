@@ -227,8 +227,8 @@ var recipes = []string{"default", "paper", "data", "action"}
 // selection on longer strings with patience, probes and restarts; or "data", what
 // needs no automaton in place of the PDA's targets: the paper's per-step
 // copied label and the language-model head, with starts alternating
-// between the digital and the superposition stack and the default's size
-// rule; or "action", the
+// between the digital and the superposition stack, the default's size
+// rule and selection on lengths up to 200; or "action", the
 // default's targets and the PDA's stack operations as targets of the action
 // neurons, with the small size rule (the paper's at third order). The
 // default tries the small size first (M + U(2,6) state neurons, the paper's
@@ -259,9 +259,10 @@ func Recipe(name string) (Config, error) {
 		c.ActionWeight, c.Size = 1, "small"
 		return c, nil
 	case "data":
-		// The small size first, as the default (probe 24).
+		// The small size first, as the default (probe 24); selection on
+		// lengths 22–200 (probe 36).
 		c = learningRecipe(c)
-		c.Loss, c.NextWeight, c.LMWeight, c.Size = "", 0, 1, "both"
+		c.Loss, c.NextWeight, c.LMWeight, c.Size, c.SelectMax = "", 0, 1, "both", 200
 		return c, errors.Join(c.Set("soft_stack", true), c.Set("soft_alternate", true))
 	}
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(recipes, " or "))

@@ -116,7 +116,7 @@ func TestDataTrainsLikeGrammar(t *testing.T) {
 		t.Fatal(err)
 	}
 	fromData := cfg
-	fromData.Grammar, fromData.Positives, fromData.Negatives = "", 0, 0
+	fromData.Grammar, fromData.Positives, fromData.Negatives, fromData.SelectMax = "", 0, 0, 0
 	fromData.Data, fromData.ValidData, fromData.SelectData = write("train", trainSet), write("valid", validSet), write("select", selSet)
 	a, b := t.TempDir(), t.TempDir()
 	if _, err := Train(context.Background(), cfg, a, false, nil); err != nil {
@@ -291,7 +291,7 @@ func TestActionTermsNeedActionNeurons(t *testing.T) {
 	} {
 		c, _ := Recipe("data")
 		c = c.WithModel("elman")
-		c.Hidden, c.MaxEpochs, c.Patience, c.Restarts, c.Size = 4, 1, 0, 0, ""
+		c.Hidden, c.MaxEpochs, c.Patience, c.Restarts, c.Size, c.SelectMax = 4, 1, 0, 0, "", 0
 		c.Positives, c.Negatives, c.Tests = 20, 20, nil
 		set(&c)
 		_, err := Train(context.Background(), c, t.TempDir(), false, nil)

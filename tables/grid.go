@@ -470,14 +470,18 @@ var learningRecipes = []learningRecipe{
 	// starts (docs/training.md, probe 32): measured beside the default.
 	{"default, own patience", "default", func(c *experiment.Config) { c.OwnPatience = true }, ""},
 	{"data-only", "data", nil, ""},
+	// The data recipe before it selected on lengths up to 200
+	// (docs/training.md, probe 36), with its stored runs; the rows
+	// below are older still, and selected on 22–40 too.
+	{"data-only, select ≤ 40", "data", func(c *experiment.Config) { c.SelectMax = 0 }, ""},
 	// The data recipe before it took the default's size rule, the small
 	// size first (training.md, probe 24), with its stored runs.
-	{"data-only, the wide size rule", "data", func(c *experiment.Config) { c.Size = "wide" }, ""},
+	{"data-only, the wide size rule", "data", func(c *experiment.Config) { c.Size, c.SelectMax = "wide", 0 }, ""},
 	// The data recipe before it alternated stacks (and drew J by the wide
 	// rule): its stored runs keep their keys.
 	{"data-only, digital stack only", "data", func(c *experiment.Config) {
 		setOpts(c, "soft_stack", false, "soft_alternate", false)
-		c.Size = ""
+		c.Size, c.SelectMax = "", 0
 	}, ""},
 	{"default + action loss", "default", longStarts(func(c *experiment.Config) { c.ActionWeight = 1 }), ""},
 	{"default + action loss, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
@@ -516,7 +520,8 @@ func learningTable(opt GridOptions) *Table {
 			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
-			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack, J as the default's (--size both). " +
+			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack, J as the default's (--size both), selection on lengths 22–200 (--select-max 200). " +
+			"\"data-only, select ≤ 40\": the data recipe before it selected on lengths up to 200 (the rows below select on 22–40 too). " +
 			"\"data-only, the wide size rule\": the data recipe before it took the default's size rule (J = M + U(12,29)). default + action loss: the default with the PDA's stack operations as targets of " +
 			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with J = M + U(2,6) at both orders (--size small; the paper's rule at third order). " +
 			"\"41 short starts (patience 5)\": --patience 5 --restarts 40 instead of 20 and 8. " +

@@ -232,6 +232,9 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 			cfg.Grammar = ""
 		}
 		cfg.Tests = nil
+		if !changed("select-max") {
+			cfg.SelectMax = 0 // the select strings are --select's
+		}
 		if cfg.SelectData == "" && !changed("patience") {
 			cfg.Patience, cfg.Restarts = 0, 0
 			// one start, on the digital stack (unless an option flag
