@@ -79,8 +79,8 @@ func TestDefaultRecipeLearns(t *testing.T) {
 	}
 }
 
-// TestRecipes: the paper recipe is Defaults(), and an unknown name is
-// refused with the list.
+// TestRecipes: the paper recipe is Defaults(), an unknown name is
+// refused with the list, and the default and data recipes are valid.
 func TestRecipes(t *testing.T) {
 	p, err := Recipe("paper")
 	if err != nil || p.Key() != Defaults().Key() {
@@ -92,6 +92,10 @@ func TestRecipes(t *testing.T) {
 	d, _ := Recipe("default")
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
+	}
+	// The data recipe selects on lengths 22–200 (docs/training.md, probe 36).
+	if c, err := Recipe("data"); err != nil || c.SelectMax != 200 || c.Validate() != nil {
+		t.Errorf("data recipe: select-max %d, %v, %v", c.SelectMax, err, c.Validate())
 	}
 }
 

@@ -110,8 +110,8 @@ var fairTests = []string{"test60", "test480", "test960"}
 
 // FairRecipe is the fair comparison's configuration of one model on one
 // grammar: Recipe("data") with BPTT, selecting on lengths 22–40, and
-// without what only the NSPDA has
-// (the superposition stack and the size rule) for the other models; hints,
+// without what only the NSPDA has (the superposition stack and the size
+// rule) for the other models; hints,
 // the action loss and the PDA's viable and next-symbol targets are in no
 // row. The learning rate and Hidden are the search's to set.
 func FairRecipe(modelName, grammar string, order int, rounding bool) experiment.Config {
