@@ -71,7 +71,7 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&gname, "grammar", "", "grammar: a built-in name or a PDA .yaml file")
-	f.StringVar(&split, "split", "train", "split: train, valid, select (lengths 22–40, for --patience with train --data), test60, test480 or test960")
+	f.StringVar(&split, "split", "train", "split: train, valid, select (lengths 22–40, or 22–N with --max-len N: the data recipe selects on 22–200; for train --data --select), test60, test480 or test960")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.StringVar(&out, "out", "", "JSONL file to write")
 	f.IntVar(&spec.Positives, "positives", 0, "number of positive strings (default: the split's)")
