@@ -260,9 +260,11 @@ func Recipe(name string) (Config, error) {
 		return c, nil
 	case "data":
 		// The small size first, as the default (probe 24); selection on
-		// lengths 22–200 (probe 36).
+		// lengths 22–200 (probe 36); the default's probes after the long
+		// starts, at most 1500 epochs a size (probe 38).
 		c = learningRecipe(c)
 		c.Loss, c.NextWeight, c.LMWeight, c.Size, c.SelectMax = "", 0, 1, "both", 200
+		c.Probes, c.ProbePatience, c.MaxEpochs = 200, 3, 1500
 		return c, errors.Join(c.Set("soft_stack", true), c.Set("soft_alternate", true))
 	}
 	return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(recipes, " or "))

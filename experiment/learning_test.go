@@ -93,13 +93,14 @@ func TestRecipes(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	// The data recipe selects on lengths 22–200 (docs/training.md, probe 36).
+	// The data recipe selects on lengths 22–200 (docs/training.md, probe
+	// 36) and has the default's probes (probe 38).
 	c, err := Recipe("data")
 	if err == nil {
 		err = c.Validate()
 	}
-	if err != nil || c.SelectMax != 200 {
-		t.Errorf("data recipe: select-max %d, %v", c.SelectMax, err)
+	if err != nil || c.SelectMax != 200 || c.Probes != d.Probes || c.ProbePatience != d.ProbePatience || c.MaxEpochs != d.MaxEpochs {
+		t.Errorf("data recipe: select-max %d, probes %d of patience %d, max-epochs %d, %v", c.SelectMax, c.Probes, c.ProbePatience, c.MaxEpochs, err)
 	}
 }
 
@@ -299,7 +300,7 @@ func TestActionTermsNeedActionNeurons(t *testing.T) {
 	} {
 		c, _ := Recipe("data")
 		c = c.WithModel("elman")
-		c.Hidden, c.MaxEpochs, c.Patience, c.Restarts, c.Size, c.SelectMax = 4, 1, 0, 0, "", 0
+		c.Hidden, c.MaxEpochs, c.Patience, c.Restarts, c.Probes, c.Size, c.SelectMax = 4, 1, 0, 0, 0, "", 0
 		c.Positives, c.Negatives, c.Tests = 20, 20, nil
 		set(&c)
 		_, err := Train(context.Background(), c, t.TempDir(), false, nil)

@@ -441,6 +441,19 @@ func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	}
 }
 
+// noProbes is the data recipe's start schedule before it took the
+// default's probes (docs/training.md, probe 38): the nine long starts
+// alone, at most 400 epochs a size. Rows measured before then keep it,
+// and so their stored runs.
+func noProbes(edit func(c *experiment.Config)) func(c *experiment.Config) {
+	return func(c *experiment.Config) {
+		c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
+		if edit != nil {
+			edit(c)
+		}
+	}
+}
+
 // learningRecipes are the rows of the learning table: what each recipe
 // knows of the automaton, as its row label says.
 var learningRecipes = []learningRecipe{
@@ -470,19 +483,23 @@ var learningRecipes = []learningRecipe{
 	// starts (docs/training.md, probe 32): measured beside the default.
 	{"default, own patience", "default", func(c *experiment.Config) { c.OwnPatience = true }, ""},
 	{"data-only", "data", nil, ""},
+	// The data recipe before it took the default's probes
+	// (docs/training.md, probe 38), with its stored runs; the rows below
+	// have no probes either.
+	{"data-only, no probes", "data", noProbes(nil), ""},
 	// The data recipe before it selected on lengths up to 200
 	// (docs/training.md, probe 36), with its stored runs; the rows
 	// below are older still, and selected on 22–40 too.
-	{"data-only, select ≤ 40", "data", func(c *experiment.Config) { c.SelectMax = 0 }, ""},
+	{"data-only, select ≤ 40", "data", noProbes(func(c *experiment.Config) { c.SelectMax = 0 }), ""},
 	// The data recipe before it took the default's size rule, the small
 	// size first (training.md, probe 24), with its stored runs.
-	{"data-only, the wide size rule", "data", func(c *experiment.Config) { c.Size, c.SelectMax = "wide", 0 }, ""},
+	{"data-only, the wide size rule", "data", noProbes(func(c *experiment.Config) { c.Size, c.SelectMax = "wide", 0 }), ""},
 	// The data recipe before it alternated stacks (and drew J by the wide
 	// rule): its stored runs keep their keys.
-	{"data-only, digital stack only", "data", func(c *experiment.Config) {
+	{"data-only, digital stack only", "data", noProbes(func(c *experiment.Config) {
 		setOpts(c, "soft_stack", false, "soft_alternate", false)
 		c.Size, c.SelectMax = "", 0
-	}, ""},
+	}), ""},
 	{"default + action loss", "default", longStarts(func(c *experiment.Config) { c.ActionWeight = 1 }), ""},
 	{"default + action loss, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
 		c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
@@ -512,7 +529,7 @@ func learningTable(opt GridOptions) *Table {
 		Name:  "learning",
 		Title: "What makes the NSPDA learn: each recipe on every language (M1 = 2nd order, M2 = 3rd order)",
 		Budgets: "the paper rows: the paper's budgets (at most 500 epochs), each run's weights of its last epoch (Algorithm 1); " +
-			"the other rows: at most 400 epochs (the default rows: 1500 for each size; \"default, select ≤ 40, 100 probes\": 1000), each run's weights selected on the training and select sets (--patience)",
+			"the other rows: at most 400 epochs (the default rows and data-only: 1500 for each size; \"default, select ≤ 40, 100 probes\": 1000), each run's weights selected on the training and select sets (--patience)",
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
@@ -520,7 +537,9 @@ func learningTable(opt GridOptions) *Table {
 			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
-			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack, J as the default's (--size both), selection on lengths 22–200 (--select-max 200). " +
+			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack, J as the default's (--size both), selection on lengths 22–200 (--select-max 200), " +
+			"the default's start schedule (up to 200 short starts after the long ones, at most 1500 epochs a size). " +
+			"\"data-only, no probes\": the data recipe before it took the probes (the nine long starts alone, at most 400 epochs; the data rows below have no probes either). " +
 			"\"data-only, select ≤ 40\": the data recipe before it selected on lengths up to 200 (the rows below select on 22–40 too). " +
 			"\"data-only, the wide size rule\": the data recipe before it took the default's size rule (J = M + U(12,29)). default + action loss: the default with the PDA's stack operations as targets of " +
 			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with J = M + U(2,6) at both orders (--size small; the paper's rule at third order). " +

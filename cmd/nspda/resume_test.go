@@ -133,7 +133,7 @@ func TestResumeDataFromAnotherDir(t *testing.T) {
 	}
 	cfg.Grammar, cfg.Data, cfg.TestData, cfg.Tests = "", "tr.jsonl", []string{"te.jsonl"}, nil
 	cfg = cfg.WithModel("elman") // no soft stack
-	cfg.Hidden, cfg.Patience, cfg.Restarts, cfg.MaxEpochs, cfg.Size, cfg.SelectMax = 4, 0, 0, 3, "", 0
+	cfg.Hidden, cfg.Patience, cfg.Restarts, cfg.Probes, cfg.MaxEpochs, cfg.Size, cfg.SelectMax = 4, 0, 0, 0, 3, "", 0
 	dir := interrupted(t, cfg)
 	t.Chdir(t.TempDir())
 	out, errs, code := cli(t, "train", "--resume", dir, "--quiet")

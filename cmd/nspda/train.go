@@ -237,6 +237,12 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 		}
 		if cfg.SelectData == "" && !changed("patience") {
 			cfg.Patience, cfg.Restarts = 0, 0
+			if !changed("probes") {
+				cfg.Probes = 0
+			}
+			if !changed("max-epochs") {
+				cfg.MaxEpochs = 400 // the one start's budget before the recipe took the probes
+			}
 			// one start, on the digital stack (unless an option flag
 			// below says otherwise)
 			for _, k := range []string{"soft_stack", "soft_alternate"} {

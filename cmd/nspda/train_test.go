@@ -135,10 +135,11 @@ func TestTrainHidden(t *testing.T) {
 }
 
 // TestTrainData: `train --data` on splits that `generate` wrote: with
-// --select it takes the data recipe whole (selection, restarts, the
-// alternating stacks, the size rule "both": J = 8, then 20 if no start of
+// --select it takes the data recipe whole (selection, restarts and probes,
+// the alternating stacks, the size rule "both": J = 8, then 20 if no start of
 // 8 passes selection; the select strings are the file's, not the recipe's
-// lengths 22–200); without, one start on the digital stack with J = 8;
+// lengths 22–200); without, one start on the digital stack with J = 8
+// and no probes;
 // the errors come per test file.
 func TestTrainData(t *testing.T) {
 	dir := t.TempDir()
@@ -170,7 +171,8 @@ func TestTrainData(t *testing.T) {
 		}
 		soft := cfg.Option("soft_stack") == true && cfg.Option("soft_alternate") == true && cfg.Patience > 0 && cfg.LMWeight > 0
 		size := map[bool]string{true: "both", false: ""}[withSelect]
-		if soft != withSelect || cfg.Size != size || cfg.SelectMax != 0 {
+		probes := map[bool]int{true: 200, false: 0}[withSelect] // the recipe's probes need selection
+		if soft != withSelect || cfg.Size != size || cfg.SelectMax != 0 || cfg.Probes != probes {
 			t.Errorf("select %v: config %+v", withSelect, cfg)
 		}
 		m, err := os.ReadFile(filepath.Join(out, "model.json"))
