@@ -430,21 +430,23 @@ func (r learningRecipe) config(opt GridOptions, grammar string, order int) exper
 }
 
 // longStarts is the default's start schedule before it took the probes:
-// nine long starts and no short ones, at most 400 epochs, J by the wide
-// rule. Rows measured before then keep it, and so their stored runs.
+// nine long starts and no short ones, at most 400 epochs, selection on
+// 22–40, J by the wide rule. Rows measured before then keep it, and so
+// their stored runs.
 func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return func(c *experiment.Config) {
-		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax, c.Size = 0, 0, 400, 0, "wide"
+	return noProbes(func(c *experiment.Config) {
+		c.SelectMax, c.Size = 0, "wide"
 		if edit != nil {
 			edit(c)
 		}
-	}
+	})
 }
 
-// noProbes is the data recipe's start schedule before it took the
-// default's probes (docs/training.md, probe 38): the nine long starts
-// alone, at most 400 epochs a size. Rows measured before then keep it,
-// and so their stored runs.
+// noProbes is a start schedule without the probes: the nine long starts
+// alone, at most 400 epochs a size; the default's before probe 18
+// (longStarts), the data recipe's before probe 38 (docs/training.md) and
+// the fair grid's. Rows and grids measured with it keep it, and so their
+// stored runs.
 func noProbes(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	return func(c *experiment.Config) {
 		c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
