@@ -77,6 +77,19 @@ type Config struct {
 	// at every input without a PDA operation as target (needs no PDA; models
 	// with action neurons only).
 	EconomyWeight float64 `json:"economy_weight,omitempty"`
+	// NeutralWeight weighs the neutral-symbol prior (train.Objective): each
+	// start pulls the action neurons towards the no-op on one input symbol
+	// in turn, or on none (train.NeutralSymbol; needs no PDA; models with
+	// action neurons only).
+	NeutralWeight float64 `json:"neutral_weight,omitempty"`
+	// NeutralPatience, with NeutralWeight, ends a long start with a neutral
+	// symbol after this many epochs without a better score of its own (0:
+	// as the other long starts; train.Settings.NeutralPatience).
+	NeutralPatience int `json:"neutral_patience,omitempty"`
+	// NeutralTwoSided, with NeutralWeight, trains the starts with a neutral
+	// symbol with the read's two-sided derivative (the NSPDA's option
+	// two_sided for those starts; train.Settings.NeutralTwoSided).
+	NeutralTwoSided bool `json:"neutral_two_sided,omitempty"`
 	// Optimizer is "" (SGD, the paper's) or "adam".
 	Optimizer string `json:"optimizer,omitempty"`
 	// Batch is the number of strings per update (0: one, the paper's).
@@ -224,7 +237,9 @@ var recipes = []string{"default", "paper", "data", "action"}
 // measured best on validation data (docs/training.md, "What makes the NSPDA
 // learn"): no hints, per-step viability and next-symbol-set targets from the PDA,
 // Adam with minibatches and norm clipping, the standard curriculum, and
-// selection on longer strings with patience, probes and restarts; or "data", what
+// selection on longer strings with patience, probes and restarts, long
+// starts that each pull one input symbol in turn towards the no-op, with
+// the read's derivative from both sides of the action; or "data", what
 // needs no automaton in place of the PDA's targets: the paper's per-step
 // copied label and the language-model head, with starts alternating
 // between the digital and the superposition stack, the default's size
@@ -249,6 +264,10 @@ func Recipe(name string) (Config, error) {
 		c.Size = "both"
 		// As many action neurons as the PDA's program needs (probe 30).
 		c.ActionRule = "program"
+		// Long starts that try each symbol in turn as one that leaves the
+		// stack alone, with a patience of their own and the read's
+		// derivative from both sides of the action (probe 40).
+		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 1, 50, true
 		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
@@ -342,7 +361,7 @@ func (c Config) validateLearning(spec nn.Spec) error {
 	switch {
 	case c.Loss != "" && !slices.Contains(losses, c.Loss):
 		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
-	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.EconomyWeight):
+	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.EconomyWeight) || !finite(c.NeutralWeight):
 		return fmt.Errorf("loss weights must be finite and at least 0")
 	case c.Optimizer != "" && !slices.Contains(train.Optimizers, c.Optimizer):
 		return fmt.Errorf("unknown optimizer %q (want %s)", c.Optimizer, strings.Join(train.Optimizers, " or "))
@@ -402,6 +421,14 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("the size rule applies to the %s model only", sized())
 	case c.Size == "both" && (c.Patience == 0 || c.Hidden != 0):
 		return fmt.Errorf("--size both needs --patience (selection decides whether the wide size runs) and no --hidden")
+	case c.NeutralWeight > 0 && (c.Patience == 0 || c.Restarts == 0):
+		return fmt.Errorf("--neutral-weight needs --patience and --restarts (the first start has no neutral symbol)")
+	case c.NeutralPatience < 0 || c.NeutralPatience > 0 && c.NeutralWeight == 0:
+		return fmt.Errorf("--neutral-patience needs --neutral-weight, and must be at least 0")
+	case c.NeutralTwoSided && c.NeutralWeight == 0:
+		return fmt.Errorf("--neutral-two-sided needs --neutral-weight")
+	case c.NeutralTwoSided && (c.Option("soft_stack") == true || c.Option("no_read_grad") == true):
+		return fmt.Errorf("--neutral-two-sided is a derivative of the digital stack's read: not with no-read-grad or soft-stack")
 	}
 	return nil
 }

@@ -511,7 +511,10 @@ func TestSizeRules(t *testing.T) {
 		t.Errorf(`"both" phases %q, %q; first size %q at second order, %q at third`, ph[0].Size, ph[1].Size, second.FirstSize(), c.FirstSize())
 	}
 	for _, bad := range []func(*Config){
-		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.SelectMax = 0, 0, 0, 0 },
+		func(c *Config) {
+			c.Patience, c.Restarts, c.Probes, c.SelectMax = 0, 0, 0, 0
+			c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false // they need restarts too
+		},
 		func(c *Config) { c.Hidden = 20 },
 	} {
 		b := c

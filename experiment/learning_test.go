@@ -93,6 +93,28 @@ func TestRecipes(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	// The default searches for a neutral symbol with starts of their own
+	// patience, and takes the read's two-sided derivative (probe 40); the
+	// action recipe does neither.
+	if d.NeutralWeight != 1 || d.NeutralPatience != 50 || !d.NeutralTwoSided || d.Option("two_sided") != nil {
+		t.Errorf("default recipe: neutral weight %g, patience %d, two-sided in neutral starts %v, in all %v", d.NeutralWeight, d.NeutralPatience, d.NeutralTwoSided, d.Option("two_sided"))
+	}
+	if a, _ := Recipe("action"); a.NeutralWeight != 0 || a.NeutralTwoSided {
+		t.Errorf("action recipe: neutral weight %g, two-sided %v", a.NeutralWeight, a.NeutralTwoSided)
+	}
+	for _, bad := range []func(c *Config){
+		func(c *Config) { c.Restarts = 0 },                  // start 0 has no neutral symbol
+		func(c *Config) { c.NeutralWeight = 0 },             // a patience for starts that are not there
+		func(c *Config) { c.NeutralPatience = -1 },          // negative
+		func(c *Config) { _ = c.Set("soft_stack", true) },   // two-sided needs the digital stack's derivative
+		func(c *Config) { _ = c.Set("no_read_grad", true) }, // and the derivative itself
+	} {
+		c := d
+		bad(&c)
+		if err := c.Validate(); err == nil {
+			t.Errorf("default recipe changed to %+v: accepted", c)
+		}
+	}
 	// The data recipe selects on lengths 22–200 (docs/training.md, probe
 	// 36) and has the default's probes (probe 38).
 	c, err := Recipe("data")

@@ -384,6 +384,8 @@ func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 			return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
 		case cfg.EconomyWeight > 0:
 			return nil, fmt.Errorf("the economy prior applies to models with action neurons (nspda), not %s", cfg.Model)
+		case cfg.NeutralWeight > 0:
+			return nil, fmt.Errorf("the neutral-symbol prior applies to models with action neurons (nspda), not %s", cfg.Model)
 		}
 	}
 	if err := s.initialize(cfg, s.net.Params(), hints); err != nil {
@@ -426,6 +428,9 @@ func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 		return nil
 	}
 	s.settings, err = settings(cfg, s.env.Train)
+	if cfg.NeutralWeight > 0 {
+		s.settings.NeutralSymbols = s.net.InputSize() - 1 // the alphabet, without the end marker
+	}
 	return s, err
 }
 
@@ -489,10 +494,10 @@ func addTargets(exs []train.Example, cfg Config, oracle *grammar.Oracle) {
 // state of size S for an alphabet of L symbols, initialized from the run's
 // seed; nil when there are none.
 func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
-	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 && cfg.EconomyWeight == 0 {
+	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 && cfg.EconomyWeight == 0 && cfg.NeutralWeight == 0 {
 		return nil
 	}
-	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, EconomyWeight: cfg.EconomyWeight}
+	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, EconomyWeight: cfg.EconomyWeight, NeutralWeight: cfg.NeutralWeight}
 	if cfg.NextWeight > 0 {
 		obj.Next = train.NewHead(L+1, S, 0.1, rng)
 	}
@@ -573,7 +578,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
-		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, ProbeLong: cfg.ProbeLong, OwnPatience: cfg.OwnPatience, TrainFirst: cfg.SelectRule == "train-first",
+		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, ProbeLong: cfg.ProbeLong, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided, TrainFirst: cfg.SelectRule == "train-first",
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil

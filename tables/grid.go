@@ -434,12 +434,24 @@ func (r learningRecipe) config(opt GridOptions, grammar string, order int) exper
 // 22–40, J by the wide rule. Rows measured before then keep it, and so
 // their stored runs.
 func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return noProbes(func(c *experiment.Config) {
+	return noProbes(preNeutral(func(c *experiment.Config) {
 		c.SelectMax, c.Size = 0, "wide"
 		if edit != nil {
 			edit(c)
 		}
-	})
+	}))
+}
+
+// preNeutral is the default recipe before probe 40 (docs/training.md):
+// no neutral-symbol starts (and no two-sided derivative in them). Rows
+// measured before it keep it, and so their stored runs.
+func preNeutral(edit func(c *experiment.Config)) func(c *experiment.Config) {
+	return func(c *experiment.Config) {
+		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false
+		if edit != nil {
+			edit(c)
+		}
+	}
 }
 
 // noProbes is a start schedule without the probes: the nine long starts
@@ -462,15 +474,19 @@ var learningRecipes = []learningRecipe{
 	// The comparison table's NSPDA rows: their stored runs serve here.
 	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
 	{"default (PDA targets)", "default", nil, ""},
+	// The default before its neutral-symbol starts and two-sided read
+	// derivative (docs/training.md, probe 40), with its stored runs; the
+	// default rows below are older still, and have neither.
+	{"default before probe 40", "default", preNeutral(nil), ""},
 	// The default before it selected on lengths up to 100 and took 200
 	// probes (docs/training.md, probe 20).
 	// The default before it tried the paper's size first (probe 22).
 	// At second order its runs are the default's before it drew the small
 	// size first there (probe 23).
-	{"default, the wide size rule", "default", func(c *experiment.Config) { c.Size = "wide" }, ""},
-	{"default, select ≤ 40, 100 probes", "default", func(c *experiment.Config) {
+	{"default, the wide size rule", "default", preNeutral(func(c *experiment.Config) { c.Size = "wide" }), ""},
+	{"default, select ≤ 40, 100 probes", "default", preNeutral(func(c *experiment.Config) {
 		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax, c.Size = 100, 3, 1000, 0, "wide"
-	}, ""},
+	}), ""},
 	// The default before it took the probes.
 	{"default, 9 long starts (no probes)", "default", longStarts(nil), ""},
 	// Many short starts (docs/training.md, probe 15): measured beside the
@@ -483,7 +499,7 @@ var learningRecipes = []learningRecipe{
 		"the \"default, 9 long starts\" M1 runs: at second order the paper's size rule is the wide one"},
 	// Long starts that end on their own stall, not on the best of all
 	// starts (docs/training.md, probe 32): measured beside the default.
-	{"default, own patience", "default", func(c *experiment.Config) { c.OwnPatience = true }, ""},
+	{"default, own patience", "default", preNeutral(func(c *experiment.Config) { c.OwnPatience = true }), ""},
 	{"data-only", "data", nil, ""},
 	// The data recipe before it took the default's probes
 	// (docs/training.md, probe 38), with its stored runs; the rows below
@@ -535,7 +551,9 @@ func learningTable(opt GridOptions) *Table {
 		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
-			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(2,6) at both orders (the paper's third-order rule), and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both)). " +
+			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(2,6) at both orders (the paper's third-order rule), and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both); " +
+			"the long starts other than 0, L+1, … each pull one input symbol in turn towards the no-op, with a patience of 50 epochs of their own and the read's two-sided derivative (--neutral-weight 1 --neutral-patience 50 --neutral-two-sided)). " +
+			"\"default before probe 40\": the default without those neutral-symbol starts (all default rows below lack them too). " +
 			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +

@@ -53,17 +53,18 @@ func checkBatchSum(t *testing.T, net *nspda.Net, obj *Objective, exs []Example, 
 // TestBatchEqualsBPTTSum: the lock-step batch gradient equals the sum of the
 // strings' BPTT gradients (same read draws per string) to 1e-9 relative,
 // both orders, K = 1 and 3, strings of different lengths (the empty one
-// included), with and without NoReadGrad; so does the loss.
+// included), with and without NoReadGrad, and with TwoSided; so does the
+// loss.
 func TestBatchEqualsBPTTSum(t *testing.T) {
 	for _, order := range []nspda.Order{nspda.Second, nspda.Third} {
 		for _, J := range []int{3, 8, 13} {
 			for _, K := range []int{1, 3} {
-				for _, noRead := range []bool{false, true} {
+				for _, mode := range []string{"plain", "noread", "twosided"} {
 					for _, B := range []int{1, 7, 32} {
-						name := fmt.Sprintf("order%d/J%d/K%d/noread=%v/B%d", order, J, K, noRead, B)
+						name := fmt.Sprintf("order%d/J%d/K%d/%s/B%d", order, J, K, mode, B)
 						t.Run(name, func(t *testing.T) {
 							net := testNet(t, order, 3, J, uint64(J*10+K))
-							net.NoReadGrad = noRead
+							net.NoReadGrad, net.TwoSided = mode == "noread", mode == "twosided"
 							rng := rand.New(rand.NewPCG(uint64(B), 9))
 							exs := make([]Example, B)
 							for b := range exs {

@@ -26,10 +26,31 @@ import (
 // prior that needs no automaton: at every input without a PDA operation as
 // target, the action neurons are pulled towards the no-op, so that a net
 // leaves the stack alone where nothing it is trained on needs the stack.
+// NeutralWeight weighs a prior that needs no automaton either, but is about
+// one symbol: a start of a run (the trainer calls SetNeutral; Settings.
+// NeutralSymbols) pulls the action neurons towards the no-op at every step
+// of one input symbol, or of none, so that the long starts try, in turn,
+// each symbol as one that leaves the stack alone.
 type Objective struct {
 	Next, LM                           *Head
 	NextWeight, LMWeight, ActionWeight float64
-	EconomyWeight                      float64
+	EconomyWeight, NeutralWeight       float64
+	neutral                            int // the current start's neutral symbol plus one (0: none)
+}
+
+// NeutralSymbol is start r's neutral symbol for an alphabet of L symbols
+// (Objective.NeutralWeight): none (−1) on starts 0, L+1, 2(L+1), …, and
+// symbol (r mod (L+1)) − 1 on the others.
+func NeutralSymbol(r, L int) int {
+	return r%(L+1) - 1
+}
+
+// SetNeutral sets the current start's neutral symbol (−1: none); it does
+// nothing on a nil Objective.
+func (o *Objective) SetNeutral(sym int) {
+	if o != nil {
+		o.neutral = sym + 1
+	}
 }
 
 // Head is a linear read-out of the recurrent state: C logits from S state
@@ -182,7 +203,8 @@ func (o *Objective) actionAt(ex Example, t, it int) bool {
 // actionTarget is the action loss's target operation and weight at
 // iteration it of input t, and whether it has one: on the first iteration
 // of a symbol, the PDA's operation where ex has one (weight ActionWeight),
-// else the no-op of the economy prior (weight EconomyWeight) on every input
+// else the no-op on the start's neutral symbol (weight NeutralWeight), else
+// the no-op of the economy prior (weight EconomyWeight) on every input
 // symbol (the end marker moves no stack).
 func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on bool) {
 	switch {
@@ -190,6 +212,8 @@ func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on b
 		return 0, 0, false
 	case o.ActionWeight != 0 && t < len(ex.Ops) && ex.Ops[t] >= 0:
 		return int(ex.Ops[t]), o.ActionWeight, true
+	case o.NeutralWeight != 0 && t < len(ex.Syms) && ex.Syms[t] == o.neutral-1:
+		return int(grammar.Noop), o.NeutralWeight, true
 	case o.EconomyWeight != 0 && t < len(ex.Syms):
 		return int(grammar.Noop), o.EconomyWeight, true
 	}

@@ -36,12 +36,16 @@ func objExample(rng *rand.Rand, L, n int) Example {
 	return ex
 }
 
+// fullObjective has every loss term on, the neutral-symbol prior on symbol
+// 0 (start 1's).
 func fullObjective(L, S int, seed uint64) *Objective {
 	rng := rand.New(rand.NewPCG(seed, 8))
-	return &Objective{
+	o := &Objective{
 		Next: NewHead(L+1, S, 0.5, rng), LM: NewHead(L+1, S, 0.5, rng),
-		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2, EconomyWeight: 0.3,
+		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2, EconomyWeight: 0.3, NeutralWeight: 0.9,
 	}
+	o.SetNeutral(0)
+	return o
 }
 
 // objCase is a random third-order NSPDA over two symbols with J state
@@ -108,10 +112,12 @@ func TestObjectiveGradientFD(t *testing.T) {
 
 // TestObjectiveRTRLEqualsBPTT: with every loss term on (the action loss
 // included), RTRL and BPTT agree to 1e-8 on the NSPDA, both orders, with
-// refinement; so do their losses.
+// refinement, and with the read's two-sided derivative on half the
+// seeds; so do their losses.
 func TestObjectiveRTRLEqualsBPTT(t *testing.T) {
 	eachOrderSeed(t, 6, func(t *testing.T, order nspda.Order, seed uint64) {
 		net := testNet(t, order, 3, 4, seed)
+		net.TwoSided = seed%2 == 0 // the read's two-sided derivative on half the seeds
 		rng := rand.New(rand.NewPCG(seed, 4))
 		ex := objExample(rng, 3, 5+rng.IntN(10))
 		obj := fullObjective(3, net.StateSize(), seed)
@@ -139,11 +145,13 @@ func TestObjectiveTBPTTLongWindow(t *testing.T) {
 	}
 }
 
-// TestUOROUnbiasedObjective: with every loss term on, the mean of UORO's
-// estimates approaches the exact gradient (error of the mean falls with
-// more draws, and lies within a few standard errors).
+// TestUOROUnbiasedObjective: with every loss term on, and the read's
+// two-sided derivative, the mean of UORO's estimates approaches the exact
+// gradient (error of the mean falls with more draws, and lies within a few
+// standard errors).
 func TestUOROUnbiasedObjective(t *testing.T) {
 	net, ex, obj := objCase(t, 3, 21, 1, 5)
+	net.TwoSided = true
 	exact, _ := gradObj(&BPTT{}, net, obj, ex, 2, 7)
 	P := len(exact)
 	u := &UORO{Rng: rand.New(rand.NewPCG(99, 1))}
@@ -289,4 +297,51 @@ func TestEconomyTarget(t *testing.T) {
 	if op, w, on := (&Objective{EconomyWeight: 0.3}).actionTarget(ex, 0, 0); !on || op != 0 || w != 0.3 {
 		t.Errorf("without the action loss, input 0 has (%d, %g, %v); want the no-op prior", op, w, on)
 	}
+}
+
+// TestNeutralTarget: the neutral-symbol prior pulls the action neurons
+// towards the no-op on the steps of the start's symbol only, after the
+// action loss and before the economy prior; starts cycle through none and
+// each symbol.
+func TestNeutralTarget(t *testing.T) {
+	for r, want := range []int{-1, 0, 1, 2, -1, 0} {
+		if got := NeutralSymbol(r, 3); got != want {
+			t.Errorf("start %d of 3 symbols: neutral symbol %d, want %d", r, got, want)
+		}
+	}
+	ex := Example{Syms: []int{0, 1, 0, 2}, Ops: []int8{1, -1, -1, -1}}
+	obj := &Objective{ActionWeight: 2, NeutralWeight: 0.5, EconomyWeight: 0.3}
+	type term struct {
+		op int
+		w  float64
+		on bool
+	}
+	for _, c := range []struct {
+		start int
+		want  []term // inputs 0..3 and the end marker, iteration 0
+	}{
+		{0, []term{{1, 2, true}, {0, 0.3, true}, {0, 0.3, true}, {0, 0.3, true}, {0, 0, false}}}, // no neutral symbol
+		{1, []term{{1, 2, true}, {0, 0.3, true}, {0, 0.5, true}, {0, 0.3, true}, {0, 0, false}}}, // symbol 0; the PDA's op first
+		{2, []term{{1, 2, true}, {0, 0.5, true}, {0, 0.3, true}, {0, 0.3, true}, {0, 0, false}}}, // symbol 1
+	} {
+		obj.SetNeutral(NeutralSymbol(c.start, 3))
+		for i, w := range c.want {
+			op, wt, on := obj.actionTarget(ex, i, 0)
+			if (term{op, wt, on}) != w {
+				t.Errorf("start %d, input %d: got (%d, %g, %v), want %+v", c.start, i, op, wt, on, w)
+			}
+		}
+		if _, _, on := obj.actionTarget(ex, 2, 1); on {
+			t.Errorf("start %d: a later iteration has an action term", c.start)
+		}
+	}
+	alone := &Objective{NeutralWeight: 0.5}
+	alone.SetNeutral(1)
+	for i, want := range []bool{false, true, false, false} {
+		if _, _, on := alone.actionTarget(ex, i, 0); on != want {
+			t.Errorf("the prior alone, input %d (symbol %d): term %v, want %v", i, ex.Syms[i], on, want)
+		}
+	}
+	var none *Objective
+	none.SetNeutral(0) // a nil objective: nothing to set, no panic
 }

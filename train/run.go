@@ -87,6 +87,22 @@ type Settings struct {
 	// off before it catches up (aⁿbᵐcⁿ, docs/training.md probe 32). The
 	// weights kept are still the best of all starts.
 	OwnPatience bool
+	// NeutralSymbols, when positive, is the alphabet's size L for the
+	// neutral-symbol prior (Objective.NeutralWeight): long start r (not a
+	// probe) pulls the action neurons towards the no-op on symbol
+	// NeutralSymbol(r, L), none on starts 0, L+1, …; the probes have none.
+	// NeutralPatience, when positive, ends such a start after that many
+	// epochs without a better score of its own (as OwnPatience does), not
+	// Patience epochs without a better score than every start so far: its
+	// net first climbs from the finite-state plateau the earlier starts
+	// left, for 10–80 epochs on aⁿbᵐcⁿ (docs/training.md, probe 40).
+	NeutralSymbols  int
+	NeutralPatience int
+	// NeutralTwoSided, with NeutralSymbols, trains the starts with a
+	// neutral symbol with the read's two-sided derivative (a TwoSider
+	// net; the NSPDA's option two_sided, docs/design.md section 8), and
+	// the other starts with the net's own.
+	NeutralTwoSided bool
 	// SoftStackBeta0, when positive, anneals the sharpness of a net's
 	// training-mode stack (Sharpener): epoch e of each start (0-based,
 	// counted from the start's first epoch) runs at
@@ -135,6 +151,12 @@ func (set Settings) lockStep(env Env) (*BatchBPTT, error) {
 		}
 	}
 	return lock, nil
+}
+
+// TwoSider is a net whose read's derivative can be made two-sided for a
+// start (the NSPDA: nspda.Net.SetTwoSided).
+type TwoSider interface {
+	SetTwoSided(on bool)
 }
 
 // Sharpener is a net whose training-mode forward pass has a sharpness that
@@ -370,6 +392,10 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if sel := st.cp.Selection; sel != nil {
 			lr *= sel.LRFactor
 		}
+		env.Obj.SetNeutral(set.neutral(st.cp.Restart))
+		if ts, ok := env.Net.(TwoSider); ok && set.NeutralTwoSided {
+			ts.SetTwoSided(set.neutralTwo(st.cp.Restart))
+		}
 		var beta float64
 		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
@@ -566,7 +592,7 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 // this start.
 func (sel *Selection) advance(set Settings, restart, epoch int, trainAcc, selAcc float64, params []float64) {
 	score := (1 - trainAcc) + (1 - selAcc)
-	own := set.OwnPatience && !set.probe(restart) && (sel.StartBest == nil || score < *sel.StartBest)
+	own := (set.OwnPatience || set.neutralOwn(restart)) && !set.probe(restart) && (sel.StartBest == nil || score < *sel.StartBest)
 	if own {
 		sel.StartBest = &score
 	}
@@ -591,13 +617,16 @@ func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
 	return (1-trainAcc)+(1-selAcc) < sel.Errors
 }
 
-// startPatience is the patience of start r (0-based): ProbePatience for the
+// startPatience is the patience of start r (0-based): NeutralPatience for
+// a long start with a neutral symbol, if set; ProbePatience for the
 // probes (the starts after the Restarts long ones), but the long starts'
 // for every ProbeLong-th probe; for the others
 // Patience, or with Luby Patience·luby(r+1), and FirstPatience, if set, for
 // the first start.
 func (set Settings) startPatience(r int) int {
 	switch {
+	case set.neutralOwn(r):
+		return set.NeutralPatience
 	case set.probe(r):
 		if set.ProbeLong > 0 && (r-set.Restarts)%set.ProbeLong == 0 {
 			return set.Patience
@@ -614,6 +643,27 @@ func (set Settings) startPatience(r int) int {
 // probe reports whether start r (0-based) is a probe: one of the short
 // starts after the Restarts long ones.
 func (set Settings) probe(r int) bool { return set.Probes > 0 && r > set.Restarts }
+
+// neutral is start r's neutral symbol, −1 if it has none
+// (Settings.NeutralSymbols).
+func (set Settings) neutral(r int) int {
+	if set.NeutralSymbols <= 0 || set.probe(r) {
+		return -1
+	}
+	return NeutralSymbol(r, set.NeutralSymbols)
+}
+
+// neutralTwo reports whether start r trains with the read's two-sided
+// derivative (Settings.NeutralTwoSided).
+func (set Settings) neutralTwo(r int) bool {
+	return set.NeutralTwoSided && set.neutral(r) >= 0
+}
+
+// neutralOwn reports whether start r has a neutral symbol and the
+// patience of its own that NeutralPatience gives it.
+func (set Settings) neutralOwn(r int) bool {
+	return set.NeutralPatience > 0 && set.neutral(r) >= 0
+}
 
 // luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
 // 4, 1, 1, 2, 1, 1, 2, 4, 8, …: 2^(k−1) when i = 2^k − 1, else the term at

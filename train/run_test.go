@@ -248,6 +248,11 @@ func TestOwnPatience(t *testing.T) {
 		{Settings{Patience: 2, Restarts: 3}, 1, []int{1, 2, 3, 4, 5, 6, 7, 0}},
 		{Settings{Patience: 2, Restarts: 3, OwnPatience: true}, 1, []int{0, 1, 0, 1, 0, 1, 2, 0}},
 		{Settings{Patience: 2, Restarts: 3, Probes: 5, OwnPatience: true}, 4, []int{1, 2, 3, 4, 5, 6, 7, 0}},
+		// A start with a neutral symbol and NeutralPatience counts its own
+		// progress; start 3 of a two-symbol alphabet has none.
+		{Settings{Patience: 2, Restarts: 3, NeutralSymbols: 2, NeutralPatience: 9}, 1, []int{0, 1, 0, 1, 0, 1, 2, 0}},
+		{Settings{Patience: 2, Restarts: 3, NeutralSymbols: 2, NeutralPatience: 9}, 3, []int{1, 2, 3, 4, 5, 6, 7, 0}},
+		{Settings{Patience: 2, Restarts: 3, NeutralSymbols: 2}, 1, []int{1, 2, 3, 4, 5, 6, 7, 0}},
 	} {
 		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, LRFactor: 1, Params: []float64{3}}
 		for e, a := range accs {
@@ -258,6 +263,31 @@ func TestOwnPatience(t *testing.T) {
 		}
 		if last := accs[len(accs)-1]; sel.Epoch != 17 || sel.Params[0] != 17 || sel.Errors != (1-last)+(1-1.0) {
 			t.Errorf("own %v, start %d: best epoch %d (%v, errors %v), want 17, the only one better than 0.99", tc.set.OwnPatience, tc.start, sel.Epoch, sel.Params, sel.Errors)
+		}
+	}
+}
+
+// TestNeutralStarts: the long starts cycle through none and each symbol
+// of the alphabet as the neutral one; the probes have none; a start with
+// one has NeutralPatience.
+func TestNeutralStarts(t *testing.T) {
+	set := Settings{Patience: 20, Restarts: 8, Probes: 10, ProbePatience: 3, NeutralSymbols: 3, NeutralPatience: 50, NeutralTwoSided: true}
+	for r, want := range []struct{ sym, patience int }{
+		{-1, 20}, {0, 50}, {1, 50}, {2, 50}, {-1, 20}, {0, 50}, {1, 50}, {2, 50}, {-1, 20}, // the long starts
+		{-1, 3}, {-1, 3}, {-1, 3}, // probes
+	} {
+		if sym, p, two := set.neutral(r), set.startPatience(r), set.neutralTwo(r); sym != want.sym || p != want.patience || two != (want.sym >= 0) {
+			t.Errorf("start %d: neutral symbol %d, patience %d, two-sided %v; want %d, %d, %v", r, sym, p, two, want.sym, want.patience, want.sym >= 0)
+		}
+	}
+	set.NeutralTwoSided = false
+	if set.neutralTwo(1) {
+		t.Error("without NeutralTwoSided, a neutral start is two-sided")
+	}
+	set.NeutralSymbols = 0
+	for r := range 12 {
+		if sym := set.neutral(r); sym != -1 {
+			t.Errorf("without the prior, start %d has neutral symbol %d", r, sym)
 		}
 	}
 }

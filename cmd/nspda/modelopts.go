@@ -46,6 +46,7 @@ var optionFlags = []optionFlag{
 	{"hint-strength", "hint_h", "strength H of the programmed hint weights", parseFloat},
 	{"dead-hint", "dead_hint", "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)", nil},
 	{"no-read-grad", "no_read_grad", "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)", nil},
+	{"two-sided", "two_sided", "nspda: the read's derivative by the decisive action neuron from both sides, e(x) − r_below, whatever the action (the default recipe's; docs/design.md section 8)", nil},
 	{"soft-stack", "soft_stack", "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)", nil},
 	{"soft-beta0", "soft_beta0", "with --soft-stack: initial sharpness β0 (0: 1)", parseFloat},
 	{"soft-growth", "soft_growth", fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", nspda.DefaultSoftGrowth), parseFloat},

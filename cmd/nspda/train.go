@@ -143,6 +143,9 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.Float64Var(&cfg.NextWeight, "next-weight", cfg.NextWeight, "weight of the next-symbol-set head (targets from the PDA; 0: off)")
 	f.Float64Var(&cfg.LMWeight, "lm-weight", cfg.LMWeight, "weight of the language-model head (next symbol of members; 0: off)")
 	f.Float64Var(&cfg.ActionWeight, "action-weight", cfg.ActionWeight, "nspda: weight of the action loss (the PDA's stack operations as targets; 0: off)")
+	f.Float64Var(&cfg.NeutralWeight, "neutral-weight", cfg.NeutralWeight, "nspda, with --restarts: weight of a prior pulling the action neurons towards the no-op on one input symbol a long start, each symbol in turn, none on starts 0, L+1, … and the probes (needs no PDA; 0: off)")
+	f.BoolVar(&cfg.NeutralTwoSided, "neutral-two-sided", cfg.NeutralTwoSided, "with --neutral-weight: the starts with a neutral symbol take the read's two-sided derivative (--two-sided for those starts)")
+	f.IntVar(&cfg.NeutralPatience, "neutral-patience", cfg.NeutralPatience, "with --neutral-weight: a start with a neutral symbol ends after this many epochs without a better score of its own (0: --patience, against every start so far)")
 	f.Float64Var(&cfg.EconomyWeight, "economy-weight", cfg.EconomyWeight, "nspda: weight of a prior pulling the action neurons towards the no-op where no PDA operation is a target (needs no PDA; 0: off)")
 	f.StringVar(&cfg.Optimizer, "optimizer", cfg.Optimizer, "optimizer: sgd (the paper's) or adam")
 	f.IntVar(&cfg.Batch, "batch", cfg.Batch, "strings per update (0: one)")
@@ -270,6 +273,21 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	}
 	if err := pend.apply(cfg); err != nil {
 		return err
+	}
+	// The default recipe's neutral-symbol starts need action neurons and a
+	// run of several starts, and its two-sided derivative gives way to the
+	// superposition stack and the read-gradient ablation, which replace it.
+	if !changed("neutral-weight") && cfg.NeutralWeight > 0 && (cfg.Model != "nspda" || cfg.Patience == 0 || cfg.Restarts == 0) {
+		cfg.NeutralWeight = 0
+		if !changed("neutral-patience") {
+			cfg.NeutralPatience = 0
+		}
+		if !changed("neutral-two-sided") {
+			cfg.NeutralTwoSided = false
+		}
+	}
+	if !changed("neutral-two-sided") && cfg.NeutralTwoSided && (cfg.Option("soft_stack") == true || cfg.Option("no_read_grad") == true) {
+		cfg.NeutralTwoSided = false
 	}
 	*cfg = cfg.Normalize()
 	if err := cfg.Validate(); err != nil {

@@ -36,11 +36,47 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		{[]string{"--model", "nspda", "--order", "2", "--max-epochs", "0"}, "max-epochs"},
 		{[]string{"--model", "nnpda", "--order", "3", "--max-epochs", "0"}, "max-epochs"},
 		{[]string{"--no-read-grad", "--max-epochs", "0"}, "max-epochs"},
+		// The default's neutral-symbol starts and two-sided derivative
+		// give way to what replaces them, unless given as flags.
+		{[]string{"--neutral-weight", "1", "--restarts", "0"}, "neutral-weight"},
+		{[]string{"--two-sided", "--soft-stack"}, "two-sided"},
+		{[]string{"--neutral-two-sided", "--soft-stack"}, "neutral-two-sided"},
+		{[]string{"--neutral-two-sided", "--restarts", "0"}, "neutral-two-sided"},
 	} {
 		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
 		_, errs, code := cli(t, args...)
 		if code != 2 || !strings.HasPrefix(errs, "nspda: ") || !strings.Contains(errs, tc.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line naming %q", tc.args, code, errs, tc.want)
+		}
+	}
+}
+
+// TestTrainRecipeGivesWay: the default recipe's neutral-symbol starts
+// need several starts and action neurons, and its two-sided derivative
+// the digital stack's: a run without restarts, another model or the
+// superposition stack drops them (a flag given for them is refused
+// instead: TestTrainRefusesInapplicable).
+func TestTrainRecipeGivesWay(t *testing.T) {
+	for _, tc := range []struct {
+		args              []string
+		neutral, twoSided bool
+	}{
+		{[]string{"--max-epochs", "1"}, true, true},
+		{[]string{"--restarts", "0", "--max-epochs", "1"}, false, false},
+		{[]string{"--model", "lstm", "--max-epochs", "1"}, false, false},
+		{[]string{"--soft-stack", "--max-epochs", "1"}, true, false},
+		{[]string{"--no-read-grad", "--max-epochs", "1"}, true, false},
+	} {
+		dir := t.TempDir()
+		if _, errs, code := cli(t, append([]string{"train", "--quiet", "--probes", "0", "--out", dir}, tc.args...)...); code != 0 {
+			t.Fatalf("%v: exit %d, %s", tc.args, code, errs)
+		}
+		cfg, err := experiment.ReadConfig(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if neutral, two := cfg.NeutralWeight > 0, cfg.NeutralTwoSided; neutral != tc.neutral || two != tc.twoSided {
+			t.Errorf("%v: neutral-symbol starts %v, two-sided %v; want %v, %v", tc.args, neutral, two, tc.neutral, tc.twoSided)
 		}
 	}
 }

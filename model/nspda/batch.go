@@ -39,7 +39,7 @@ import (
 // those of Net.Step/StepVJP (digital stack, straight-through state neurons,
 // the one-step soft-stack derivative of the read); only the order of
 // floating-point sums differs. Supported: both orders, refinement K ≥ 1,
-// NoReadGrad. Not supported: SoftStack (CheckBatch says so).
+// NoReadGrad, TwoSided. Not supported: SoftStack (CheckBatch says so).
 type Batch struct {
 	n      *Net
 	B      int
@@ -297,7 +297,7 @@ func (bt *Batch) forwardGroup(t, gi int) {
 		getCol(a, g.act, A, m)
 		op, cstar := decideOp(a)
 		ss.cstar[tb], ss.fprim[tb], ss.noop[tb] = cstar, 2*ss.asig[at(A, cstar, m)], op == grammar.Noop
-		move(&bt.stacks[b], op, a[cstar], l, bt.rng(b), r, bt.rbase, ss.g[tb*R:(tb+1)*R], rn)
+		move(&bt.stacks[b], op, a[cstar], l, bt.rng(b), r, bt.rbase, ss.g[tb*R:(tb+1)*R], rn, bt.n.twoSided())
 		copy(r, rn)
 	}
 	ss.pre = grow(ss.pre, J*W)

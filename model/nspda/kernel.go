@@ -106,9 +106,10 @@ func abs(v float64) float64 {
 // symbol l to the stack st, draws this step's read values from rng into
 // base, and writes the read after the action into rn and ∂r'/∂f̂ at the
 // action taken into g, given the read r before it (see Net): e(x) − r on the
-// push side, r − r_below on the pop side. One draw serves the read after the
-// action taken and the reads a push or a pop would have given.
-func move(st *stack.Digital, op grammar.Op, v float64, l int, rng *rand.Rand, r, base, g, rn []float64) {
+// push side, r − r_below on the pop side, or with twoSided both sides'
+// sum, e(x) − r_below, whatever the side. One draw serves the read after
+// the action taken and the reads a push or a pop would have given.
+func move(st *stack.Digital, op grammar.Op, v float64, l int, rng *rand.Rand, r, base, g, rn []float64, twoSided bool) {
 	top := st.Top()
 	below := -1
 	if syms := st.Symbols(); len(syms) >= 2 {
@@ -116,12 +117,19 @@ func move(st *stack.Digital, op grammar.Op, v float64, l int, rng *rand.Rand, r,
 	}
 	st.Apply(op, l)
 	vTop, vPop := drawReads(rng, base)
-	if op == grammar.Push || (op == grammar.Noop && v >= 0) {
+	switch {
+	case twoSided:
+		fillRead(rn, base, below, top, vTop, vPop) // r_below (rn is scratch until the end)
+		fillRead(g, base, l, -1, vTop, vPop)       // e(x)
+		for k := range g {
+			g[k] -= rn[k]
+		}
+	case op == grammar.Push || (op == grammar.Noop && v >= 0):
 		fillRead(g, base, l, -1, vTop, vPop) // e(x)
 		for k := range g {
 			g[k] -= r[k]
 		}
-	} else {
+	default:
 		fillRead(g, base, below, top, vTop, vPop) // r_below
 		for k := range g {
 			g[k] = r[k] - g[k]

@@ -27,7 +27,12 @@ import (
 //     action neuron's pre-activation, f̂(v) = 2σ(v)−1, and g = e(x) − r on the
 //     push side (f̂(v*) ≥ 0 for a no-op) or r − r_below on the pop side.
 //     e(x) and r_below are the reads a push of x or a pop would have given,
-//     with this step's read values.
+//     with this step's read values. With TwoSided, g = e(x) − r_below,
+//     the two sides' sum, at every action: inside a run of one stack
+//     symbol a pop leaves the read as it was (r_below = r), so the pop
+//     side is 0 there, and a net that pushes sees no gradient towards the
+//     pops that empty the stack on the shortest strings; the sum keeps
+//     both (docs/design.md section 8).
 //   - At the end marker the stack does not move: r' = r.
 //
 // NoReadGrad sets ∂r'/∂v* to 0 (the pending read's derivative through the
@@ -48,6 +53,12 @@ type Net struct {
 	// NoReadGrad zeroes ∂r'/∂v*: the action neurons get no gradient from
 	// the reads their actions cause (with SoftStack: ∂π/∂v = 0).
 	NoReadGrad bool
+	// TwoSided takes g = e(x) − r_below, the push side's and the pop
+	// side's differences summed, whatever the action's side (see above);
+	// SetTwoSided turns it on for a start (twoStart) where the option is
+	// off.
+	TwoSided bool
+	twoStart bool
 	// SoftStack trains through the superposition stack (see above).
 	SoftStack bool
 	// SoftStraight: with SoftStack, the superposition stack moves by the
@@ -117,10 +128,19 @@ func (n *Net) Config() any {
 		A            int  `json:"A"`
 		EvalRefine   int  `json:"eval_refine"`
 		NoReadGrad   bool `json:"no_read_grad,omitempty"`
+		TwoSided     bool `json:"two_sided,omitempty"`
 		SoftStack    bool `json:"soft_stack,omitempty"`
 		SoftStraight bool `json:"soft_straight,omitempty"`
-	}{int(n.Order), n.J, n.A, n.EvalRefine, n.NoReadGrad, n.SoftStack, n.SoftStraight}
+	}{int(n.Order), n.J, n.A, n.EvalRefine, n.NoReadGrad, n.TwoSided, n.SoftStack, n.SoftStraight}
 }
+
+// SetTwoSided takes the read's two-sided derivative (TwoSided) from now
+// on, or, with false, the one the TwoSided option gives: the trainer turns
+// it on for the starts with a neutral symbol (train.TwoSider).
+func (n *Net) SetTwoSided(on bool) { n.twoStart = on }
+
+// twoSided reports whether the read's derivative is two-sided now.
+func (n *Net) twoSided() bool { return n.TwoSided || n.twoStart }
 
 // NewRecord returns scratch space for one iteration.
 func (n *Net) NewRecord() any {
@@ -207,7 +227,7 @@ func (n *Net) act(rec *record) {
 	var op grammar.Op
 	op, rec.cstar, rec.fprim = decide(rec.act)
 	rec.noop = op == grammar.Noop
-	move(&n.stack, op, rec.act[rec.cstar], rec.l, n.rng, rec.r, rec.base, rec.g, rec.rn)
+	move(&n.stack, op, rec.act[rec.cstar], rec.l, n.rng, rec.r, rec.base, rec.g, rec.rn, n.twoSided())
 }
 
 // contract sets out = eq. (1) or (2) (the shared kernel, Shape.contract)

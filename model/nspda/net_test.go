@@ -116,7 +116,7 @@ type refStep struct {
 	moved, noop bool
 	r           []float64 // read before the iteration
 	cstar       int       // decisive action neuron
-	g           []float64 // ∂r'/∂f̂(v*): e(x) − r (push side) or r − r_below (pop side)
+	g           []float64 // ∂r'/∂f̂(v*): e(x) − r (push side) or r − r_below (pop side); TwoSided: e(x) − r_below
 	rn          []float64 // pending read after the iteration
 }
 
@@ -164,21 +164,22 @@ func referencePass(t *testing.T, n *Net, c nntest.Case) ([]float64, []refStep) {
 				st.noop = op == grammar.Noop
 				st.cstar = decisive(st.rec.act, op)
 				// g = e(x) − r on the push side (f̂(v*) ≥ 0 for a no-op),
-				// r − r_below on the pop side, with this step's draws.
+				// r − r_below on the pop side, with this step's draws;
+				// with TwoSided, e(x) − r_below, whatever the side.
 				pushSide := op == grammar.Push || (st.noop && st.rec.act[st.cstar] >= 0)
+				e := readOf(append(slices.Clone(syms), l), -1, d)
+				below := readOf(nil, -1, d) // a pop of the empty stack leaves it empty
+				if len(syms) > 0 {
+					below = readOf(syms[:len(syms)-1], syms[len(syms)-1], d)
+				}
 				st.g = make([]float64, R)
-				switch {
-				case pushSide:
-					e := readOf(append(slices.Clone(syms), l), -1, d)
-					for k := range st.g {
+				for k := range st.g {
+					switch {
+					case n.TwoSided:
+						st.g[k] = e[k] - below[k]
+					case pushSide:
 						st.g[k] = e[k] - r[k]
-					}
-				default:
-					below := readOf(nil, -1, d) // a pop of the empty stack leaves it empty
-					if len(syms) > 0 {
-						below = readOf(syms[:len(syms)-1], syms[len(syms)-1], d)
-					}
-					for k := range st.g {
+					default:
 						st.g[k] = r[k] - below[k]
 					}
 				}
@@ -270,16 +271,17 @@ func relaxedLoss(n *Net, steps []refStep, s0 []float64, label float64) float64 {
 // StepVJP and OutVJP) against central finite differences of relaxedLoss, for
 // every parameter, both orders, with refinement and training-mode reads.
 func TestNetGradient(t *testing.T) {
-	moves, noops := checkNetGradient(t, false)
+	moves, noops := checkNetGradient(t, false, false)
 	if moves < 50 || noops < 50 {
 		t.Errorf("the strings moved the stack %d times and left it %d times; the test needs many of both", moves, noops)
 	}
 }
 
 // checkNetGradient is TestNetGradient, with or without NoReadGrad (whose
-// relaxed loss has g = 0: the pending read does not depend on f̂(v*)). It
-// returns how many iterations moved the stack and how many left it.
-func checkNetGradient(t *testing.T, noReadGrad bool) (moves, noops int) {
+// relaxed loss has g = 0: the pending read does not depend on f̂(v*)) and
+// TwoSided (whose g is the two sides' sum). It returns how many iterations
+// moved the stack and how many left it.
+func checkNetGradient(t *testing.T, noReadGrad, twoSided bool) (moves, noops int) {
 	for order, seed := range orderSeeds(1, 6) {
 		// A = 4: more action neurons than symbols (Options.Actions).
 		for _, ra := range [][2]int{{1, 2}, {3, 2}, {1, 4}, {3, 4}} {
@@ -287,7 +289,7 @@ func checkNetGradient(t *testing.T, noReadGrad bool) (moves, noops int) {
 			t.Run(fmt.Sprintf("order%d/seed%d/K%d/A%d", order, seed, refine, A), func(t *testing.T) {
 				m := busyModel(t, order, 2, 4, A, seed)
 				n := NewNet(m)
-				n.NoReadGrad = noReadGrad
+				n.NoReadGrad, n.TwoSided = noReadGrad, twoSided
 				rng := rand.New(rand.NewPCG(seed, 2))
 				c := nntest.Case{Syms: randomSyms(rng, 2, 10), Label: float64(seed % 2), Refine: refine, Seed: seed}
 				s0, steps := referencePass(t, n, c)
@@ -345,9 +347,12 @@ func stringAllocs(n *Net) float64 {
 
 func TestNetAllocatesNothing(t *testing.T) {
 	for _, order := range []Order{Second, Third} {
-		n := NewNet(busyModel(t, order, 3, 5, 3, 4))
-		if allocs := stringAllocs(n); allocs != 0 {
-			t.Errorf("order %d: %v allocations per string", order, allocs)
+		for _, two := range []bool{false, true} {
+			n := NewNet(busyModel(t, order, 3, 5, 3, 4))
+			n.TwoSided = two
+			if allocs := stringAllocs(n); allocs != 0 {
+				t.Errorf("order %d, two-sided %v: %v allocations per string", order, two, allocs)
+			}
 		}
 	}
 }

@@ -22,6 +22,10 @@ type Options struct {
 	// the decisive action neuron, ∂p/∂v* (docs/design.md section 5),
 	// leaving the forward pass untouched: an ablation.
 	NoReadGrad bool `json:"no_read_grad,omitempty"`
+	// TwoSided takes the pending read's derivative from both sides of the
+	// action, g = e(x) − r_below, instead of the side of the action taken
+	// (Net; docs/design.md section 8, probe 40).
+	TwoSided bool `json:"two_sided,omitempty"`
 	// SoftStack trains through a superposition stack whose sharpness β is
 	// annealed from SoftBeta0 (0: 1) by the factor SoftGrowth (0:
 	// DefaultSoftGrowth) per epoch of each start; evaluation stays on the
@@ -74,6 +78,8 @@ func (o *Options) Validate() error {
 		return fmt.Errorf("soft-beta0, soft-growth, soft-alternate and soft-straight need soft-stack")
 	case !finite(o.SoftBeta0) || !finite(o.SoftGrowth):
 		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
+	case o.TwoSided && (o.NoReadGrad || o.SoftStack):
+		return fmt.Errorf("two-sided is a derivative of the digital stack's read: not with no-read-grad or soft-stack")
 	case o.Actions < 0 || o.Actions > MaxUnits:
 		return fmt.Errorf("actions must be 0 (one per symbol) to %d, not %d", MaxUnits, o.Actions)
 	}

@@ -81,7 +81,7 @@ func newNet(alphabet []rune, opt nn.Options, rng *rand.Rand) (nn.Model, error) {
 		m.Params[i] = Init * (2*rng.Float64() - 1)
 	}
 	n := NewNet(m)
-	n.NoReadGrad = own.NoReadGrad
+	n.NoReadGrad, n.TwoSided = own.NoReadGrad, own.TwoSided
 	n.SoftStack, n.SoftStraight = own.SoftStack, own.SoftStraight
 	return n, nil
 }
