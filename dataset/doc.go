@@ -11,6 +11,16 @@
 //	test60   500        500        22..60     all distinct
 //	test480  500        500        61..480    all distinct
 //	test960  500        500        481..960   all distinct
+//	select   200        200        22..40     drawn with replacement
+//	edit60   500        500        22..60     all distinct, one-edit negatives
+//	edit960  500        500        481..960   all distinct, one-edit negatives
+//
+// The last three are not the paper's. Select is the default recipe's
+// selection set (docs/training.md). Edit60 and edit960 (Spec.Edits) make each
+// negative one insertion into or one deletion from one of their positives, so
+// they hold the lengths at which the language has no member (odd lengths for
+// a^n b^n), which no split of the paper's protocol ever shows: a net can pass
+// every paper split and still accept a^n b^(n+1) (docs/results.md).
 //
 // Train follows Sec. 5 of the paper (1987 + 2021 strings, T ~ U(1,21)).
 // Positives of train and valid are drawn with replacement: a^n b^n has only

@@ -227,7 +227,13 @@ func (g *generator) negatives(pos []string) ([]string, error) {
 		if i >= len(pos) {
 			from = g.rng.IntN(len(pos))
 		}
-		s, err := g.negative(utf8.RuneCountInString(pos[from]))
+		var s string
+		var err error
+		if g.spec.Edits {
+			s, err = g.edit(pos, from)
+		} else {
+			s, err = g.negative(utf8.RuneCountInString(pos[from]))
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -12,12 +13,14 @@ import (
 
 func TestDefaultSpec(t *testing.T) {
 	want := map[string]Spec{
-		"train":   {"train", 1987, 2021, 1, 21, false},
-		"valid":   {"valid", 200, 200, 1, 21, false},
-		"test60":  {"test60", 500, 500, 22, 60, true},
-		"test480": {"test480", 500, 500, 61, 480, true},
-		"test960": {"test960", 500, 500, 481, 960, true},
-		"select":  {"select", 200, 200, 22, 40, false},
+		"train":   {"train", 1987, 2021, 1, 21, false, false},
+		"valid":   {"valid", 200, 200, 1, 21, false, false},
+		"test60":  {"test60", 500, 500, 22, 60, true, false},
+		"test480": {"test480", 500, 500, 61, 480, true, false},
+		"test960": {"test960", 500, 500, 481, 960, true, false},
+		"select":  {"select", 200, 200, 22, 40, false, false},
+		"edit60":  {"edit60", 500, 500, 22, 60, true, true},
+		"edit960": {"edit960", 500, 500, 481, 960, true, true},
 	}
 	for _, name := range Splits() {
 		got, err := DefaultSpec(name)
@@ -29,7 +32,7 @@ func TestDefaultSpec(t *testing.T) {
 		}
 	}
 	_, err := DefaultSpec("test")
-	const msg = `unknown split "test" (valid: train, valid, test60, test480, test960, select)`
+	const msg = `unknown split "test" (valid: train, valid, test60, test480, test960, select, edit60, edit960)`
 	if err == nil || err.Error() != msg {
 		t.Errorf("DefaultSpec(test) error = %v, want %s", err, msg)
 	}
@@ -47,7 +50,9 @@ func checkSplit(t *testing.T, lang *grammar.Language, spec Spec, ex []Example) S
 		}
 	}
 	st := Summarize(ex)
-	if st.LengthOnlyAccuracy > 0.60 {
+	if spec.Edits {
+		checkEdits(t, lang, spec, ex)
+	} else if st.LengthOnlyAccuracy > 0.60 {
 		t.Errorf("%s/%s: length-only accuracy %.3f > 0.60", lang.Name, spec.Split, st.LengthOnlyAccuracy)
 	}
 	if spec.Distinct {
@@ -59,6 +64,72 @@ func checkSplit(t *testing.T, lang *grammar.Language, spec Spec, ex []Example) S
 		}
 	}
 	return st
+}
+
+// checkEdits verifies that every negative of an edit split is one insertion
+// into or one deletion from one of the split's positives.
+func checkEdits(t *testing.T, lang *grammar.Language, spec Spec, ex []Example) {
+	t.Helper()
+	var pos []string
+	for _, e := range ex {
+		if e.Label == Positive {
+			pos = append(pos, e.String)
+		}
+	}
+	for _, e := range ex {
+		if e.Label == Positive {
+			continue
+		}
+		if !slices.ContainsFunc(pos, func(p string) bool { return oneEdit(p, e.String) }) {
+			t.Fatalf("%s/%s: negative %q is not one insertion or deletion away from a positive", lang.Name, spec.Split, e.String)
+		}
+	}
+}
+
+// oneEdit reports whether b is a with one symbol inserted or deleted.
+func oneEdit(a, b string) bool {
+	x, y := []rune(a), []rune(b)
+	if len(x) < len(y) {
+		x, y = y, x
+	}
+	if len(x) != len(y)+1 {
+		return false
+	}
+	i := 0
+	for i < len(y) && x[i] == y[i] {
+		i++
+	}
+	return slices.Equal(x[i+1:], y[i:])
+}
+
+func TestOneEdit(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{{"aabb", "aab", true}, {"aabb", "aabbb", true}, {"aabb", "abab", false}, {"ab", "ba", false}, {"ab", "b", true}, {"abc", "ac", true}, {"abc", "abc", false}} {
+		if got := oneEdit(c.a, c.b); got != c.want {
+			t.Errorf("oneEdit(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestEditSplitsHoldOtherLengths(t *testing.T) {
+	ex, err := GenerateSplit(anbn(), "edit60", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := 0
+	for _, e := range ex {
+		if utf8.RuneCountInString(e.String)%2 == 1 {
+			odd++
+			if e.Label == Positive {
+				t.Fatalf("anbn edit60: positive %q of odd length", e.String)
+			}
+		}
+	}
+	if st := Summarize(ex); odd != st.Negatives || st.Negatives != 20 {
+		t.Errorf("anbn edit60: %d negatives, %d of odd length; want 20, all odd", st.Negatives, odd)
+	}
 }
 
 func TestTrainFullSize(t *testing.T) {
@@ -94,11 +165,16 @@ func runAllSplits(t *testing.T, lang *grammar.Language, seed uint64) {
 		inTrain[e.String] = true
 	}
 	for _, split := range Splits() {
-		ex, err := GenerateSplit(lang, split, seed)
+		spec, _ := DefaultSpec(split)
+		if spec.Edits {
+			// Fewer strings: in a dense language (topaccept) most edits of a
+			// long member are members, and each negative takes many tries.
+			spec.Positives, spec.Negatives = 60, 60
+		}
+		ex, err := GenerateWith(lang, spec, seed)
 		if err != nil {
 			t.Fatalf("%s/%s: %v", lang.Name, split, err)
 		}
-		spec, _ := DefaultSpec(split)
 		st := checkSplit(t, lang, spec, ex)
 		t.Logf("%-10s %-8s %4d+%-4d length-only %.1f%%", lang.Name, split, st.Positives, st.Negatives, 100*st.LengthOnlyAccuracy)
 		if !spec.Distinct {

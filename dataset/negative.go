@@ -8,6 +8,14 @@ import (
 // maxNegativeTries bounds the candidates tried for one negative.
 const maxNegativeTries = 1000
 
+// editTries bounds the edits of one positive tried for an edit split's
+// negative before other positives are edited instead; maxEditTries bounds
+// them all (in a dense language few edits leave it).
+const (
+	editTries    = 50
+	maxEditTries = 20000
+)
+
 // method makes a candidate negative of length T, or reports that it cannot
 // (ok false). A candidate may still turn out to be a member; the caller checks.
 type method struct {
@@ -44,6 +52,50 @@ func (g *generator) negative(T int) (string, error) {
 	}
 	return "", fmt.Errorf("language %s: found no usable non-member of length %d in %d tries (are nearly all strings of that length members?)",
 		g.lang.Name, T, maxNegativeTries)
+}
+
+// edit returns a non-member one insertion into or one deletion from a member
+// (even odds, the other as fallback), of a length within the split's range,
+// that may be emitted (Spec.Edits). It edits pos[from] first; if the first
+// editTries candidates fail (a dense language, where most neighbours are
+// members), it edits positives drawn at random.
+func (g *generator) edit(pos []string, from int) (string, error) {
+	for try := range maxEditTries {
+		if try == editTries {
+			from = -1
+		}
+		s := pos[max(from, 0)]
+		if from < 0 {
+			s = pos[g.rng.IntN(len(pos))]
+		}
+		r := []rune(s)
+		del := g.rng.IntN(2) == 0
+		if len(r) <= g.spec.MinLen || len(g.alphabet) == 0 {
+			del = false
+		}
+		if len(r) >= g.spec.MaxLen {
+			del = true
+		}
+		switch {
+		case del && len(r) > 1:
+			i := g.rng.IntN(len(r))
+			r = slices.Delete(r, i, i+1)
+		case !del && len(g.alphabet) > 0:
+			r = slices.Insert(r, g.rng.IntN(len(r)+1), g.alphabet[g.rng.IntN(len(g.alphabet))])
+		default:
+			continue
+		}
+		if n := len(r); n < g.spec.MinLen || n > g.spec.MaxLen {
+			continue
+		}
+		c := string(r)
+		if g.usable(c) && !g.lang.Recognize(c) {
+			g.emit(c)
+			return c, nil
+		}
+	}
+	return "", fmt.Errorf("language %s: found no usable non-member one insertion or deletion away from a member of lengths %d..%d in %d tries",
+		g.lang.Name, g.spec.MinLen, g.spec.MaxLen, maxEditTries)
 }
 
 // candidate draws a method by weight and falls through to later ones until

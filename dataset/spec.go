@@ -36,6 +36,12 @@ type Spec struct {
 	MinLen    int    // shortest string, at least 1
 	MaxLen    int    // longest string
 	Distinct  bool   // all strings distinct (the test splits)
+	// Edits makes each negative one insertion into or one deletion from a
+	// positive of the split, at whatever length that gives within
+	// MinLen..MaxLen, instead of a near-miss of a positive's own length. Not
+	// the paper's: it probes the lengths at which the language has no
+	// member, which length-matched negatives never show (docs/results.md).
+	Edits bool
 }
 
 var defaults = []Spec{
@@ -47,6 +53,10 @@ var defaults = []Spec{
 	// Not the paper's: a selection set of strings longer than the training
 	// set's, drawn with the training data's seed (docs/training.md).
 	{Split: "select", Positives: 200, Negatives: 200, MinLen: 22, MaxLen: 40},
+	// Not the paper's: one-edit neighbours of members at any length,
+	// including the lengths the paper's sets never hold (Spec.Edits).
+	{Split: "edit60", Positives: 500, Negatives: 500, MinLen: 22, MaxLen: 60, Distinct: true, Edits: true},
+	{Split: "edit960", Positives: 500, Negatives: 500, MinLen: 481, MaxLen: 960, Distinct: true, Edits: true},
 }
 
 // Splits returns the names of the paper's splits, in the order of DefaultSpec's

@@ -133,6 +133,14 @@ type Config struct {
 	// The split keeps its 200 positives and 200 negatives and its shortest
 	// length, 22, so a longer SelectMax spreads them over more lengths.
 	SelectMax int `json:"select_max,omitempty"`
+	// Edits, when positive, joins an edit split (dataset.Spec.Edits: each
+	// negative one insertion into or one deletion from a member, at any
+	// length) of Edits positives and Edits negatives of lengths 1..21 to the
+	// training set, and with Patience one of 200 and 200 of the select
+	// split's lengths to the select set. Not the paper's: its length-matched
+	// negatives never show the lengths at which the language has no member
+	// (docs/results.md). Needs a grammar.
+	Edits int `json:"edits,omitempty"`
 	// SelectRule ranks the epochs that patience selects among: "" (the sum
 	// of the training and select error fractions) or "train-first"
 	// (training errors first, select errors on a tie:
@@ -239,7 +247,9 @@ var recipes = []string{"default", "paper", "data", "action"}
 // Adam with minibatches and norm clipping, the standard curriculum, and
 // selection on longer strings with patience, probes and restarts, long
 // starts that each pull one input symbol in turn towards the no-op, with
-// the read's derivative from both sides of the action; or "data", what
+// the read's derivative from both sides of the action, and one-edit
+// neighbours of members at every length in the training and select sets
+// (Edits); or "data", what
 // needs no automaton in place of the PDA's targets: the paper's per-step
 // copied label and the language-model head, with starts alternating
 // between the digital and the superposition stack, the default's size
@@ -268,6 +278,12 @@ func Recipe(name string) (Config, error) {
 		// stack alone, with a patience of their own and the read's
 		// derivative from both sides of the action (probe 40).
 		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 1, 50, true
+		// Members and their one-edit neighbours at every length, not only
+		// the lengths with members (probe 41).
+		c.Edits = 500
+		// And measured on them, beside the paper's sets: edit960 is
+		// beyond every length that training or selection sees.
+		c.Tests = append(slices.Clone(c.Tests), "edit60", "edit960")
 		return c, nil
 	case "action":
 		// Knowledge of one automaton: its stack operations as targets of
@@ -397,6 +413,10 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
 		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
+	case c.Edits < 0 || c.Edits > dataset.MaxExamples/2:
+		return fmt.Errorf("edits %d out of range 0..%d", c.Edits, dataset.MaxExamples/2)
+	case c.Edits > 0 && c.Data != "":
+		return fmt.Errorf("edits needs a grammar: with --data, put the strings in the files")
 	case c.SelectRule != "" && c.SelectRule != "train-first":
 		return fmt.Errorf("unknown select rule %q (want train-first, or none for the sum of training and select errors)", c.SelectRule)
 	case c.ActionRule != "" && c.ActionRule != "program":

@@ -488,6 +488,71 @@ func TestSelectMax(t *testing.T) {
 	}
 }
 
+// TestEdits: --edits joins one-edit neighbours of members, of lengths the
+// language has no member at too, to the training and select sets (which
+// keep their own strings first), is a new key, and is refused out of range
+// or with --data.
+func TestEdits(t *testing.T) {
+	c, _ := Recipe("default")
+	c.Grammar, c.Edits = "anbn", 0
+	lang, _ := grammar.Builtin(c.Grammar)
+	tr0, va0, sel0, err := splits(c, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := c
+	e.Edits = 100
+	if err := e.Validate(); err != nil || e.Key() == c.Key() {
+		t.Fatalf("edits 100: %v, key changed: %v", err, e.Key() != c.Key())
+	}
+	tr, va, sel, err := splits(e, lang)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(tr[:len(tr0)], tr0) || !reflect.DeepEqual(va, va0) || !reflect.DeepEqual(sel[:len(sel0)], sel0) {
+		t.Error("edits changes the strings the sets had")
+	}
+	count := func(ex []dataset.Example, lo, hi int) (pos, neg, odd int) {
+		for _, x := range ex {
+			if len(x.String) < lo || len(x.String) > hi {
+				t.Errorf("%q outside lengths %d..%d", x.String, lo, hi)
+			}
+			if x.Label == dataset.Positive {
+				pos++
+			} else {
+				neg++
+			}
+			if len(x.String)%2 == 1 {
+				odd++
+			}
+		}
+		return pos, neg, odd
+	}
+	if pos, neg, odd := count(tr[len(tr0):], 1, 21); pos != 100 || neg != 100 || odd != 100 {
+		t.Errorf("training edits: %d+%d, %d of odd length; want 100+100, every negative of odd length", pos, neg, odd)
+	}
+	if _, _, odd := count(tr0, 1, 21); odd != 0 {
+		t.Errorf("the paper's training set has %d strings of odd length, want 0", odd)
+	}
+	if pos, neg, odd := count(sel[len(sel0):], 22, 100); pos == 0 || neg != pos || odd != neg {
+		t.Errorf("select edits: %d+%d, %d of odd length; want balance, every negative of odd length", pos, neg, odd)
+	}
+	if err := dataset.Check(lang, tr); err != nil {
+		t.Error(err)
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Edits = -1 },
+		func(c *Config) { c.Edits = dataset.MaxExamples },
+		func(c *Config) { c.Grammar, c.Data, c.SelectMax = "", "train.jsonl", 0 },
+	} {
+		b := e
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "edits") {
+			t.Errorf("edits %d (data %q): %v", b.Edits, b.Data, err)
+		}
+	}
+}
+
 // TestSizeRules: the default recipe tries the paper's size first; "both"
 // needs selection and a drawn J, and at second order, where the rules
 // agree, it is the paper's (one key).

@@ -120,14 +120,36 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 	if validSet, err = dataset.GenerateSplit(lang, "valid", cfg.DataSeed); err != nil {
 		return nil, nil, nil, err
 	}
+	if cfg.Edits > 0 {
+		spec := trainSpec
+		spec.Split, spec.Positives, spec.Negatives, spec.Edits = "train-edits", cfg.Edits, cfg.Edits, true
+		if trainSet, err = withEdits(lang, trainSet, spec, cfg.DataSeed); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	if cfg.Patience > 0 {
 		spec := selectSpec
 		if cfg.SelectMax > 0 {
 			spec.MaxLen = cfg.SelectMax
 		}
-		selSet, err = dataset.GenerateWith(lang, spec, cfg.DataSeed)
+		if selSet, err = dataset.GenerateWith(lang, spec, cfg.DataSeed); err != nil {
+			return nil, nil, nil, err
+		}
+		if cfg.Edits > 0 {
+			spec.Split, spec.Edits = "select-edits", true
+			selSet, err = withEdits(lang, selSet, spec, cfg.DataSeed)
+		}
 	}
 	return trainSet, validSet, selSet, err
+}
+
+// withEdits returns set followed by the edit split spec (Config.Edits).
+func withEdits(lang *grammar.Language, set []dataset.Example, spec dataset.Spec, seed uint64) ([]dataset.Example, error) {
+	ex, err := dataset.GenerateWith(lang, spec, seed)
+	if err != nil {
+		return nil, err
+	}
+	return append(slices.Clip(set), ex...), nil
 }
 
 // testSplit draws the named test split of a run: the only way training

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,7 +56,8 @@ func TestResumeLearningOptions(t *testing.T) {
 }
 
 // TestDefaultRecipeLearns: the default recipe learns aⁿbⁿ (seed 1) exactly,
-// to length 960. A regression guard of docs/training.md's measurement, a
+// to length 960, on the paper's sets and on the edit sets (one edit away
+// from members, at odd lengths too). A regression guard of docs/training.md's measurement, a
 // few seconds on one core.
 func TestDefaultRecipeLearns(t *testing.T) {
 	if testing.Short() {
@@ -74,7 +76,7 @@ func TestDefaultRecipeLearns(t *testing.T) {
 			t.Errorf("%s: %d errors", r.Name, r.Errors)
 		}
 	}
-	if !sum.Converged || len(sum.Sets) != 3 {
+	if !sum.Converged || len(sum.Sets) != 5 {
 		t.Errorf("converged %v, %d test sets", sum.Converged, len(sum.Sets))
 	}
 }
@@ -101,6 +103,16 @@ func TestRecipes(t *testing.T) {
 	}
 	if a, _ := Recipe("action"); a.NeutralWeight != 0 || a.NeutralTwoSided {
 		t.Errorf("action recipe: neutral weight %g, two-sided %v", a.NeutralWeight, a.NeutralTwoSided)
+	}
+	// The default trains and selects with one-edit neighbours of members
+	// (probe 41); the action and data recipes keep the paper's sets.
+	if d.Edits != 500 || !slices.Equal(d.Tests, []string{"test60", "test480", "test960", "edit60", "edit960"}) {
+		t.Errorf("default recipe: edits %d, tests %v; want 500 and the paper's three and edit60, edit960", d.Edits, d.Tests)
+	}
+	for _, name := range []string{"action", "data", "paper"} {
+		if r, _ := Recipe(name); r.Edits != 0 {
+			t.Errorf("%s recipe: edits %d, want 0", name, r.Edits)
+		}
 	}
 	for _, bad := range []func(c *Config){
 		func(c *Config) { c.Restarts = 0 },                  // start 0 has no neutral symbol

@@ -165,6 +165,7 @@ func (opt GridOptions) budget(c *experiment.Config) {
 	if opt.Quick {
 		c.MaxEpochs = QuickEpochs
 		c.Positives, c.Negatives = QuickStrings, QuickStrings
+		c.Edits = min(c.Edits, QuickStrings)
 		c.Tests = []string{"test60"}
 	}
 }
@@ -442,16 +443,30 @@ func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	}))
 }
 
-// preNeutral is the default recipe before probe 40 (docs/training.md):
-// no neutral-symbol starts (and no two-sided derivative in them). Rows
-// measured before it keep it, and so their stored runs.
-func preNeutral(edit func(c *experiment.Config)) func(c *experiment.Config) {
+// preEdits is the default recipe before probe 41 (docs/training.md): no
+// one-edit neighbours in the training and select sets, and only the
+// paper's test sets. Rows measured
+// before it keep it, and so their stored runs.
+func preEdits(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	return func(c *experiment.Config) {
-		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false
+		c.Edits, c.Tests = 0, experiment.Defaults().Tests
 		if edit != nil {
 			edit(c)
 		}
 	}
+}
+
+// preNeutral is the default recipe before probe 40 (docs/training.md):
+// no neutral-symbol starts (and no two-sided derivative in them), and no
+// edits (preEdits). Rows measured before it keep it, and so their stored
+// runs.
+func preNeutral(edit func(c *experiment.Config)) func(c *experiment.Config) {
+	return preEdits(func(c *experiment.Config) {
+		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false
+		if edit != nil {
+			edit(c)
+		}
+	})
 }
 
 // noProbes is a start schedule without the probes: the nine long starts
@@ -474,6 +489,10 @@ var learningRecipes = []learningRecipe{
 	// The comparison table's NSPDA rows: their stored runs serve here.
 	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
 	{"default (PDA targets)", "default", nil, ""},
+	// The default before it took one-edit neighbours of members into its
+	// training and select sets (docs/training.md, probe 41), with its
+	// stored runs.
+	{"default before probe 41", "default", preEdits(nil), ""},
 	// The default before its neutral-symbol starts and two-sided read
 	// derivative (docs/training.md, probe 40), with its stored runs; the
 	// default rows below are older still, and have neither.
@@ -552,8 +571,10 @@ func learningTable(opt GridOptions) *Table {
 			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
 			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(2,6) at both orders (the paper's third-order rule), and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both); " +
-			"the long starts other than 0, L+1, … each pull one input symbol in turn towards the no-op, with a patience of 50 epochs of their own and the read's two-sided derivative (--neutral-weight 1 --neutral-patience 50 --neutral-two-sided)). " +
-			"\"default before probe 40\": the default without those neutral-symbol starts (all default rows below lack them too). " +
+			"the long starts other than 0, L+1, … each pull one input symbol in turn towards the no-op, with a patience of 50 epochs of their own and the read's two-sided derivative (--neutral-weight 1 --neutral-patience 50 --neutral-two-sided); " +
+			"500 members and 500 strings one symbol inserted into or deleted from a member, of lengths 1–21, beside the training set, and 200 + 200 of lengths 22–100 beside the select set (--edits 500); its runs also report edit60 and edit960, not shown here (docs/results.md)). " +
+			"\"default before probe 41\": the default without the edits (all default rows below lack them too). " +
+			"\"default before probe 40\": the default without the edits and the neutral-symbol starts (all default rows below lack them too). " +
 			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
 			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
 			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +

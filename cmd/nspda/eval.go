@@ -104,7 +104,7 @@ on their number.`,
 	f := cmd.Flags()
 	f.StringVar(&mpath, "model", "", "model file")
 	f.StringVar(&gname, "grammar", "", "grammar: a built-in name or a PDA .yaml file")
-	f.StringVar(&sets, "sets", "test60,test480,test960", "comma-separated named splits to evaluate")
+	f.StringVar(&sets, "sets", "test60,test480,test960", "comma-separated named splits to evaluate (edit60 and edit960: one-edit neighbours of members at any length, not the paper's)")
 	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
 	f.StringVar(&data, "data", "", "a JSONL file of labelled strings to evaluate")
 	f.BoolVar(&asJSON, "json", false, `print {"sets": [...]} as JSON`)

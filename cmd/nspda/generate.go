@@ -17,7 +17,7 @@ func newGenerate() *cobra.Command {
 		spec              dataset.Spec
 	)
 	cmd := &cobra.Command{
-		Use:   "generate --grammar G --split train|valid|select|test60|test480|test960 --seed N --out FILE.jsonl",
+		Use:   "generate --grammar G --split train|valid|select|test60|test480|test960|edit60|edit960 --seed N --out FILE.jsonl",
 		Short: "Generate a dataset split as JSON lines",
 		Long: `generate writes one split of the paper's data protocol, one
 {"string": "aabb", "label": 1} per line, and prints the split's statistics,
@@ -71,7 +71,7 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&gname, "grammar", "", "grammar: a built-in name or a PDA .yaml file")
-	f.StringVar(&split, "split", "train", "split: train, valid, select (lengths 22–40, or 22–N with --max-len N: the data recipe selects on 22–200; for train --data --select), test60, test480 or test960")
+	f.StringVar(&split, "split", "train", "split: train, valid, select (lengths 22–40, or 22–N with --max-len N: the data recipe selects on 22–200; for train --data --select), test60, test480, test960, or edit60 or edit960 (not the paper's: each negative one insertion or deletion from a positive, at any length)")
 	f.Uint64Var(&seed, "seed", 1, "random seed")
 	f.StringVar(&out, "out", "", "JSONL file to write")
 	f.IntVar(&spec.Positives, "positives", 0, "number of positive strings (default: the split's)")

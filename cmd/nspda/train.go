@@ -164,6 +164,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.ProbeLong, "probe-long", cfg.ProbeLong, "with --probes: every Nth probe has the long starts' --patience (0: none)")
 	f.BoolVar(&cfg.OwnPatience, "own-patience", cfg.OwnPatience, "with --restarts: a long start ends after --patience epochs without a better score of its own, not of every start so far")
 	f.IntVar(&cfg.SelectMax, "select-max", cfg.SelectMax, "with --patience: the select split's longest string (0: 40)")
+	f.IntVar(&cfg.Edits, "edits", cfg.Edits, "on a grammar: add N members and N one-edit neighbours of members (one symbol inserted or deleted, at any length) of lengths 1..21 to the training set, and 200 + 200 of the select split's lengths to the select set; not the paper's: they show the lengths where the language has no member (0: off)")
 	f.StringVar(&cfg.ActionRule, "action-rule", cfg.ActionRule, "nspda on a grammar: program gives the net as many action neurons as the PDA's compiled program uses at its order, if more than one per symbol (the default recipe's); empty: one per symbol, the paper's")
 	f.StringVar(&cfg.SelectRule, "select-rule", cfg.SelectRule, "with --patience: rank epochs by training errors first, select errors on a tie (train-first), or by their sum (empty)")
 	f.IntVar(&cfg.FirstPatience, "first-patience", cfg.FirstPatience, "with --restarts: the first start's patience (0: --patience); e.g. one long start, then short ones")
@@ -237,6 +238,9 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 		cfg.Tests = nil
 		if !changed("select-max") {
 			cfg.SelectMax = 0 // the select strings are --select's
+		}
+		if !changed("edits") {
+			cfg.Edits = 0 // the strings are the files'
 		}
 		if cfg.SelectData == "" && !changed("patience") {
 			cfg.Patience, cfg.Restarts = 0, 0

@@ -217,4 +217,8 @@ func TestTrainData(t *testing.T) {
 			t.Errorf("select %v: model is not J = 8 (or 20 after selection) (%v)", withSelect, err)
 		}
 	}
+	// Edits are the grammar's: with --data they are refused.
+	if _, errs, code := cli(t, "train", "--data", trainF, "--edits", "10", "--max-epochs", "1", "--out", filepath.Join(dir, "edits"), "--quiet"); code != 2 || !strings.Contains(errs, "edits needs a grammar") {
+		t.Errorf("--data --edits: exit %d, %q", code, errs)
+	}
 }
