@@ -44,9 +44,7 @@ func (g *generator) negative(T int) (string, error) {
 		if !ok {
 			continue
 		}
-		s := string(c)
-		if g.usable(s) && !g.lang.Recognize(s) {
-			g.emit(s)
+		if s := string(c); g.take(s) {
 			return s, nil
 		}
 	}
@@ -54,18 +52,27 @@ func (g *generator) negative(T int) (string, error) {
 		g.lang.Name, T, maxNegativeTries)
 }
 
-// edit returns a non-member one insertion into or one deletion from a member
-// (even odds, the other as fallback), of a length within the split's range,
-// that may be emitted (Spec.Edits). It edits pos[from] first; if the first
-// editTries candidates fail (a dense language, where most neighbours are
-// members), it edits positives drawn at random.
+// take emits the candidate negative c and reports true if it may be
+// emitted and the language rejects it.
+func (g *generator) take(c string) bool {
+	if g.usable(c) && !g.lang.Recognize(c) {
+		g.emit(c)
+		return true
+	}
+	return false
+}
+
+// edit returns a non-member one insertion into or one deletion from a member,
+// of a length within the split's range, that may be emitted (Spec.Edits).
+// Insertion and deletion have even odds, except that a member at the
+// range's longest length is only shortened and one at its shortest only
+// lengthened. It edits pos[from] first; after editTries failed candidates
+// (a dense language, where most neighbours are members) it edits positives
+// drawn at random.
 func (g *generator) edit(pos []string, from int) (string, error) {
+	s := pos[from]
 	for try := range maxEditTries {
-		if try == editTries {
-			from = -1
-		}
-		s := pos[max(from, 0)]
-		if from < 0 {
+		if try >= editTries {
 			s = pos[g.rng.IntN(len(pos))]
 		}
 		r := []rune(s)
@@ -88,9 +95,7 @@ func (g *generator) edit(pos []string, from int) (string, error) {
 		if n := len(r); n < g.spec.MinLen || n > g.spec.MaxLen {
 			continue
 		}
-		c := string(r)
-		if g.usable(c) && !g.lang.Recognize(c) {
-			g.emit(c)
+		if c := string(r); g.take(c) {
 			return c, nil
 		}
 	}
