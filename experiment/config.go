@@ -106,6 +106,11 @@ type Config struct {
 	// Plateau halves the rate and returns to the best weights after every
 	// Plateau epochs without improvement (needs Patience; 0: off).
 	Plateau int `json:"plateau,omitempty"`
+	// Polish gives a run whose starts all end without perfect weights one
+	// more start from its best weights (its heads' weights 0), by SGD at
+	// the paper's stochastic rate from LR, ending after Polish epochs without improvement or
+	// 2·Polish epochs (needs Patience; 0: off; train.Settings.Polish).
+	Polish int `json:"polish,omitempty"`
 	// Restarts starts a run whose best weights are not perfect again from
 	// new weights when its patience runs out, up to Restarts times (needs
 	// Patience); the best over every start is kept.
@@ -281,6 +286,9 @@ func Recipe(name string) (Config, error) {
 		// Members and their one-edit neighbours at every length, not only
 		// the lengths with members (probe 41).
 		c.Edits = 500
+		// A last start from the best weights, by SGD, when no start is
+		// perfect (probe 42).
+		c.Polish = 50
 		// And measured on them, beside the paper's sets: edit960 is
 		// beyond every length that training or selection sees.
 		c.Tests = append(slices.Clone(c.Tests), "edit60", "edit960")
@@ -389,6 +397,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("patience and plateau must be at least 0")
 	case c.Plateau > 0 && c.Patience == 0:
 		return fmt.Errorf("plateau needs patience (it halves the rate between selections)")
+	case c.Polish < 0 || c.Polish > 0 && c.Patience == 0:
+		return fmt.Errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")
 	case c.Restarts < 0:
 		return fmt.Errorf("restarts must be at least 0")
 	case c.Restarts > 0 && c.Patience == 0:
@@ -453,8 +463,9 @@ func (c Config) validateLearning(spec nn.Spec) error {
 	return nil
 }
 
-// EpochBudget is the most epochs a run of c can take: MaxEpochs for each
-// size it trains (Config.Size).
+// EpochBudget is the epochs a run of c may take: MaxEpochs for each size
+// it trains (Config.Size). A polishing start (Polish), which follows a last
+// start that ended within them, may add up to 2·Polish to a size.
 func (c Config) EpochBudget() int {
 	return c.MaxEpochs * len(c.sizePhases())
 }

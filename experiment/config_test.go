@@ -371,7 +371,7 @@ func TestRestartSchedule(t *testing.T) {
 		func(c *Config) { c.Probes = -1 },
 		func(c *Config) { c.ProbePatience = 0 },
 		func(c *Config) { c.ProbePatience = -1 },
-		func(c *Config) { c.Patience, c.Restarts, c.Plateau = 0, 0, 0 },
+		func(c *Config) { c.Patience, c.Restarts, c.Plateau, c.Polish = 0, 0, 0, 0 },
 	} {
 		b := p
 		bad(&b)
@@ -478,7 +478,7 @@ func TestSelectMax(t *testing.T) {
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.SelectMax = 21 },
 		func(c *Config) { c.SelectMax = -1 },
-		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.Plateau = 0, 0, 0, 0 },
+		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.Plateau, c.Polish = 0, 0, 0, 0, 0 },
 	} {
 		b := long
 		bad(&b)
@@ -569,7 +569,7 @@ func TestSizeRules(t *testing.T) {
 	// the small size first: its own key, two phases.
 	paper := second
 	paper.Size = ""
-	if n := second.Normalize(); n.Key() == paper.Key() || n.EpochBudget() != 2*c.MaxEpochs {
+	if n := second.Normalize(); n.Key() == paper.Key() || n.EpochBudget() != c.EpochBudget() {
 		t.Error(`at second order "both" is normalized to one size`)
 	}
 	if ph := second.sizePhases(); ph[0].Size != "small" || ph[1].Size != "wide" || second.FirstSize() != "small" || c.FirstSize() != "paper" {
@@ -577,7 +577,7 @@ func TestSizeRules(t *testing.T) {
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) {
-			c.Patience, c.Restarts, c.Probes, c.SelectMax = 0, 0, 0, 0
+			c.Patience, c.Restarts, c.Probes, c.SelectMax, c.Polish = 0, 0, 0, 0, 0
 			c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false // they need restarts too
 		},
 		func(c *Config) { c.Hidden = 20 },
@@ -715,5 +715,37 @@ func TestActionRuleBuiltins(t *testing.T) {
 	}
 	if other := def.WithModel("stack-rnn"); other.Normalize().ActionRule != "" {
 		t.Error("Normalize keeps the action rule of a model with no program")
+	}
+}
+
+// TestPolish: the default recipe polishes with a patience of 50, the
+// setting reaches the trainer, and polish without patience or below 0 is
+// refused.
+func TestPolish(t *testing.T) {
+	c, _ := Recipe("default")
+	set, err := settings(c, []train.Example{{Syms: []int{0, 1}, Label: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Polish != 50 || set.Polish != 50 {
+		t.Errorf("default recipe: polish %d, the trainer's %d; want 50", c.Polish, set.Polish)
+	}
+	for _, r := range []string{"paper", "data", "action"} {
+		if p, _ := Recipe(r); p.Polish != 0 {
+			t.Errorf("recipe %s polishes (%d)", r, p.Polish)
+		}
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.Polish = -1 },
+		func(c *Config) {
+			c.Patience, c.Restarts, c.Probes, c.SelectMax, c.Size = 0, 0, 0, 0, ""
+			c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false
+		},
+	} {
+		b := c
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--polish") {
+			t.Errorf("polish %d, patience %d: %v", b.Polish, b.Patience, err)
+		}
 	}
 }

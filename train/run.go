@@ -122,6 +122,22 @@ type Settings struct {
 	// draws differ from the default path's: a run with LockStep is not the
 	// same run. Off (the default) changes nothing.
 	LockStep bool
+	// Polish, when positive (with Patience), gives a run whose starts all
+	// ended without perfect weights one more start: from the best weights,
+	// with the heads' weights 0 (so that at first only the output's loss
+	// moves the net), by SGD (element-wise clip Clip) at the paper's
+	// stochastic rate (Schedule.Rate) with its epochs counted from this
+	// start's first, a fresh curriculum, no neutral symbol and the digital
+	// stack, ending once perfect, after Polish epochs without a better
+	// score, or after 2·Polish epochs. It begins when the last start (of
+	// Restarts and Probes) ends within MaxEpochs, and its epochs are not
+	// counted against MaxEpochs; a run that MaxEpochs cuts short ends
+	// without it. Adam, whatever the run's optimizer, is not used there:
+	// from a net that is nearly right its first steps, of the rate's size
+	// in every weight, undo it; nor are the heads' weights of the best
+	// epoch, whose gradients undid it under SGD (docs/training.md, probe
+	// 42).
+	Polish int
 	// TrainFirst, with Patience, ranks epochs by their training errors
 	// first and by their select errors only on a tie (lexicographic), so
 	// that a net with training errors never wins on its select score; off,
@@ -252,6 +268,9 @@ type Checkpoint struct {
 	Selection *Selection `json:"selection,omitempty"`
 	// Restart counts the restarts so far (Settings.Restarts).
 	Restart int `json:"restart,omitempty"`
+	// PolishFrom is 1 + the epoch after which the polishing start
+	// (Settings.Polish) began; 0: it has not.
+	PolishFrom int `json:"polish_from,omitempty"`
 	// StartEpoch is the epoch the current start began after (with
 	// Settings.SoftStackBeta0 only): the sharpness schedule counts from it.
 	StartEpoch int `json:"start_epoch,omitempty"`
@@ -370,7 +389,15 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	clean := make([]float64, len(params))
 	var perm []int // the noise regularizer's scratch
 	correct := make([]bool, len(env.Train))
-	for !(st.cp.Converged && set.Patience == 0) && !st.cp.Finished && st.cp.Epoch < set.MaxEpochs {
+	for {
+		if st.cp.Finished && st.polishDue(set) {
+			if err := st.polish(env, set, fresh, params); err != nil {
+				return Result{}, err
+			}
+		}
+		if st.cp.Converged && set.Patience == 0 || st.cp.Finished || st.cp.Epoch >= set.MaxEpochs && st.cp.PolishFrom == 0 {
+			break
+		}
 		start := time.Now()
 		phase, ok := set.Curriculum.Next(st.cp.Last)
 		if !ok {
@@ -378,7 +405,9 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			break
 		}
 		var lr float64
-		if phase.Stochastic {
+		if st.cp.PolishFrom > 0 {
+			lr = set.Schedule.Rate(st.cp.Epoch-(st.cp.PolishFrom-1), sched)
+		} else if phase.Stochastic {
 			lr = set.Schedule.Rate(st.cp.Epoch, sched)
 		} else {
 			if st.cp.FixedFrom == 0 {
@@ -386,21 +415,21 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			}
 			lr = set.Schedule.Fixed(st.cp.FixedFrom - 1)
 		}
-		if set.Optimizer == "adam" {
+		if set.Optimizer == "adam" && st.cp.PolishFrom == 0 {
 			lr = set.Schedule.LR0
 		}
 		if sel := st.cp.Selection; sel != nil {
 			lr *= sel.LRFactor
 		}
-		env.Obj.SetNeutral(set.neutral(st.cp.Restart))
+		env.Obj.SetNeutral(st.neutral(set))
 		if ts, ok := env.Net.(TwoSider); ok && set.NeutralTwoSided {
-			ts.SetTwoSided(set.neutralTwo(st.cp.Restart))
+			ts.SetTwoSided(st.neutral(set) >= 0)
 		}
 		var beta float64
 		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
 			sh.SetSharpness(beta)
-			soft := set.softStart(st.cp.Restart)
+			soft := set.softStart(st.cp.Restart) && st.cp.PolishFrom == 0
 			sh.SetSoft(soft)
 			if !soft {
 				beta = 0 // no sharpness on the digital stack
@@ -499,7 +528,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
 			return Result{}, err
 		}
-		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts+set.Probes {
+		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts+set.Probes && st.cp.PolishFrom == 0 {
 			if err := st.restart(env, set, fresh); err != nil {
 				return Result{}, err
 			}
@@ -552,7 +581,7 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 	if set.ClipNorm > 0 {
 		clipNorm(grads, set.ClipNorm)
 	}
-	if st.cp.Adam != nil {
+	if st.cp.Adam != nil && st.cp.PolishFrom == 0 {
 		return st.cp.Adam.Step(vecs, grads, lr)
 	}
 	for i, v := range vecs {
@@ -571,9 +600,13 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
 	acc := accuracy(env, env.Select)
 	sel := st.cp.Selection
-	sel.advance(set, st.cp.Restart, st.cp.Epoch, trainAcc, acc, params)
+	sel.advance(set, st.cp.Restart, st.cp.PolishFrom > 0, st.cp.Epoch, trainAcc, acc, params)
+	patience, polishEnd := set.startPatience(st.cp.Restart), false
+	if st.cp.PolishFrom > 0 {
+		patience, polishEnd = set.Polish, st.cp.Epoch-(st.cp.PolishFrom-1) >= 2*set.Polish
+	}
 	switch {
-	case sel.Errors == 0 || sel.SinceBest >= set.startPatience(st.cp.Restart):
+	case sel.Errors == 0 || sel.SinceBest >= patience || polishEnd:
 		st.cp.Finished = true
 	case set.Plateau > 0 && sel.SinceBest > 0 && sel.SinceBest%set.Plateau == 0:
 		sel.LRFactor /= 2
@@ -590,9 +623,9 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 // beat the best of every start so far, and the patience count starts again
 // then, or, with OwnPatience on a long start, when they beat the best of
 // this start.
-func (sel *Selection) advance(set Settings, restart, epoch int, trainAcc, selAcc float64, params []float64) {
+func (sel *Selection) advance(set Settings, restart int, polished bool, epoch int, trainAcc, selAcc float64, params []float64) {
 	score := (1 - trainAcc) + (1 - selAcc)
-	own := (set.OwnPatience || set.neutralOwn(restart)) && !set.probe(restart) && (sel.StartBest == nil || score < *sel.StartBest)
+	own := (set.OwnPatience || set.neutralOwn(restart)) && !set.probe(restart) && !polished && (sel.StartBest == nil || score < *sel.StartBest)
 	if own {
 		sel.StartBest = &score
 	}
@@ -679,6 +712,45 @@ func luby(i int) int {
 		}
 		i -= 1<<(k-1) - 1
 	}
+}
+
+// neutral is the current start's neutral symbol, −1 if it has none (the
+// polishing start has none).
+func (st *runState) neutral(set Settings) int {
+	if st.cp.PolishFrom > 0 {
+		return -1
+	}
+	return set.neutral(st.cp.Restart)
+}
+
+// polishDue reports whether the run, its last start ended, begins the
+// polishing start (Settings.Polish): its best weights are not perfect,
+// and it has not polished them yet.
+func (st *runState) polishDue(set Settings) bool {
+	sel := st.cp.Selection
+	return set.Polish > 0 && st.cp.PolishFrom == 0 && st.cp.Restart >= set.Restarts+set.Probes &&
+		sel != nil && sel.Params != nil && sel.Errors > 0
+}
+
+// polish begins the polishing start: the best weights, the heads' weights
+// 0, a fresh curriculum (from its JSON state fresh), SGD (update) at the
+// rate's first factor, and the patience count reset.
+func (st *runState) polish(env Env, set Settings, fresh []byte, params []float64) error {
+	sel := st.cp.Selection
+	copy(params, sel.Params)
+	for _, h := range env.Obj.Heads() {
+		clear(h.Params)
+	}
+	if err := json.Unmarshal(fresh, set.Curriculum); err != nil {
+		return err
+	}
+	st.cp.PolishFrom = st.cp.Epoch + 1
+	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
+	sel.SinceBest, sel.LRFactor, sel.StartBest = 0, 1, nil
+	if set.SoftStackBeta0 > 0 {
+		st.cp.StartEpoch = st.cp.Epoch
+	}
+	return nil
 }
 
 // restart begins the run's next start: new initial weights, a fresh

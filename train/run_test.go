@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/model/nspda"
+	"github.com/nspda/nspda/nn/nntest"
 )
 
 // phases is a curriculum of n stochastic epochs, then fixed ones (as 2-IL's
@@ -256,7 +258,7 @@ func TestOwnPatience(t *testing.T) {
 	} {
 		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, LRFactor: 1, Params: []float64{3}}
 		for e, a := range accs {
-			sel.advance(tc.set, tc.start, 10+e, a, 1, []float64{float64(10 + e)})
+			sel.advance(tc.set, tc.start, false, 10+e, a, 1, []float64{float64(10 + e)})
 			if sel.SinceBest != tc.since[e] {
 				t.Errorf("own %v, start %d, epoch %d: since best %d, want %d", tc.set.OwnPatience, tc.start, e, sel.SinceBest, tc.since[e])
 			}
@@ -318,5 +320,159 @@ func TestTrainFirst(t *testing.T) {
 	}
 	if TrainFirstBeats(0.01, 0, 0, 0.5) || !TrainFirstBeats(0, 0.4, 0, 0.5) || TrainFirstBeats(0, 0.5, 0, 0.5) {
 		t.Error("TrainFirstBeats: training errors first, then select errors, ties lose")
+	}
+}
+
+// cpLog records every epoch's metrics and a deep copy of every checkpoint,
+// and cancels its run after the checkpoint of epoch stop (0: never).
+type cpLog struct {
+	metricsLog
+	cps    []*Checkpoint
+	stop   int
+	cancel context.CancelFunc
+}
+
+func (l *cpLog) Checkpoint(c *Checkpoint) error {
+	b, err := json.Marshal(c)
+	if err != nil {
+		return err
+	}
+	var cp Checkpoint
+	if err := json.Unmarshal(b, &cp); err != nil {
+		return err
+	}
+	if l.cps = append(l.cps, &cp); cp.Epoch == l.stop {
+		l.cancel()
+	}
+	return nil
+}
+
+// TestPolish: a run whose starts all end with imperfect weights (one
+// string carries both labels) polishes them: its epochs before are those of
+// the run without Polish; the polishing epochs, at most 2·Polish of them,
+// past MaxEpochs, run by SGD at the stochastic rate counted from their
+// first epoch, Adam's state untouched; the best weights are kept; a run
+// killed while polishing resumes to the same weights; and a run that
+// MaxEpochs cuts short of its last start does not polish.
+func TestPolish(t *testing.T) {
+	const lr = 0.02
+	run := func(polish, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
+		net := testNet(t, nspda.Third, 2, 4, 5)
+		exs := randomExamples(rand.New(rand.NewPCG(5, 2)), 2, 30, 8)
+		twin := exs[0]
+		twin.Label = 1 - twin.Label
+		exs = append(exs, twin)
+		env := runnerEnv(net, exs, exs[:7])
+		env.Select = exs[3:20]
+		env.Init = func(r int) error {
+			nntest.FillNormal(net.Params(), uint64(10+r), 1)
+			return nil
+		}
+		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
+			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1, Polish: polish}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		l := &cpLog{stop: stop, cancel: cancel}
+		res, err := Run(ctx, env, set, l, from)
+		return l, res, append([]float64(nil), net.Params()...), err
+	}
+	plain, plainRes, _, err := run(0, 50, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(plain.metricsLog) // the epochs of the two starts
+	if plainRes.SelectErrors == 0 || n >= 50 {
+		t.Fatalf("the run without polish is perfect, or its starts did not end (%d epochs): the test checks nothing", n)
+	}
+	const polish = 3
+	l, res, params, err := run(polish, n, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d epochs without polish, %d with; scores %v, %v", n, len(l.metricsLog), plainRes.SelectErrors, res.SelectErrors)
+	if len(l.metricsLog) <= n || len(l.metricsLog) > n+2*polish {
+		t.Fatalf("%d epochs with polish and MaxEpochs %d: want 1 to %d more", len(l.metricsLog), n, 2*polish)
+	}
+	a, _ := json.Marshal(l.metricsLog[:n])
+	b, _ := json.Marshal(plain.metricsLog)
+	if string(a) != string(b) {
+		t.Errorf("the epochs before polishing differ:\n%s\n%s", a, b)
+	}
+	for e, m := range l.metricsLog {
+		top := lr / (1 + float64(e-n)/100) // Schedule.Rate's bound, e−n epochs into the polish
+		if e < n && m.LR != lr || e >= n && (m.LR > top || m.LR < top/2 || m.LR == lr) {
+			t.Errorf("epoch %d: rate %v (Adam's %v before the polish, SGD's in [%v, %v] in it)", e+1, m.LR, lr, top/2, top)
+		}
+	}
+	last := l.cps[len(l.cps)-1]
+	if last.PolishFrom != n+1 || last.Adam.T != l.cps[n-1].Adam.T || last.Adam.T == 0 {
+		t.Errorf("polish from %d, want %d; Adam's steps %d at its start, %d at the end", last.PolishFrom, n+1, l.cps[n-1].Adam.T, last.Adam.T)
+	}
+	if res.SelectErrors > plainRes.SelectErrors {
+		t.Errorf("polishing kept a worse score: %v against %v", res.SelectErrors, plainRes.SelectErrors)
+	}
+	// Killed after the first polishing epoch, and resumed.
+	killed, _, _, err := run(polish, n, nil, n+1)
+	if err == nil {
+		t.Fatal("the run was not cancelled")
+	}
+	cp := killed.cps[len(killed.cps)-1]
+	if cp.PolishFrom == 0 {
+		t.Fatal("the last checkpoint of the killed run is not polishing")
+	}
+	_, res2, params2, err := run(polish, n, cp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, at := relDiff(params, params2); d != 0 || res2 != res {
+		t.Errorf("the resumed run differs (parameter %d; results %+v, %+v)", at, res2, res)
+	}
+	// Cut short by MaxEpochs in its last start: no polish.
+	if cut, _, _, err := run(polish, n-1, nil, 0); err != nil || len(cut.metricsLog) != n-1 || cut.cps[n-2].PolishFrom != 0 {
+		t.Errorf("a run cut at %d epochs ran %d (%v)", n-1, len(cut.metricsLog), err)
+	}
+}
+
+// counted is a curriculum that counts its epochs in its JSON state.
+type counted struct{ Done int }
+
+func (c *counted) Name() string { return "counted" }
+func (c *counted) Next(*Report) (Phase, bool) {
+	c.Done++
+	return Phase{MaxLen: 100, Stochastic: true}, true
+}
+
+// TestPolishStart: the polishing start begins from the best weights, the
+// heads' weights 0, the rate's factor 1 and a fresh curriculum.
+func TestPolishStart(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	obj := &Objective{Next: NewHead(3, 4, 0.1, rng)}
+	params := []float64{9, 9, 9}
+	cur := &counted{Done: 7}
+	fresh, _ := json.Marshal(&counted{})
+	st := &runState{cp: Checkpoint{Epoch: 40, Finished: true,
+		Selection: &Selection{Epoch: 12, Errors: 0.1, LRFactor: 0.5, SinceBest: 5, Params: []float64{1, 2, 3}}}}
+	set := Settings{Patience: 2, Polish: 4}
+	if !st.polishDue(set) {
+		t.Fatal("an imperfect run with Polish is not due to polish")
+	}
+	if more := (Settings{Patience: 2, Polish: 4, Restarts: 1}); st.polishDue(more) {
+		t.Error("a run with a restart to go is due to polish")
+	}
+	if err := st.polish(Env{Obj: obj}, Settings{Curriculum: cur, Polish: 4}, fresh, params); err != nil {
+		t.Fatal(err)
+	}
+	sel := st.cp.Selection
+	switch {
+	case params[0] != 1 || params[2] != 3:
+		t.Errorf("params %v, want the best", params)
+	case slices.ContainsFunc(obj.Next.Params, func(w float64) bool { return w != 0 }):
+		t.Error("the heads' weights are not 0")
+	case sel.LRFactor != 1 || sel.SinceBest != 0 || st.cp.Finished || st.cp.PolishFrom != 41:
+		t.Errorf("factor %v, since best %d, finished %v, polish from %d", sel.LRFactor, sel.SinceBest, st.cp.Finished, st.cp.PolishFrom)
+	case cur.Done != 0:
+		t.Errorf("curriculum at %d: not fresh", cur.Done)
+	case st.polishDue(set) || st.neutral(Settings{NeutralSymbols: 2}) != -1:
+		t.Error("a polished run is due to polish again, or polishes with a neutral symbol")
 	}
 }

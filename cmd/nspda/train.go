@@ -162,6 +162,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.Probes, "probes", cfg.Probes, "with --patience: short starts after the --restarts long ones (for a policy a start finds at once or never)")
 	f.IntVar(&cfg.ProbePatience, "probe-patience", cfg.ProbePatience, "with --probes: the probes' patience")
 	f.IntVar(&cfg.ProbeLong, "probe-long", cfg.ProbeLong, "with --probes: every Nth probe has the long starts' --patience (0: none)")
+	f.IntVar(&cfg.Polish, "polish", cfg.Polish, "with --patience: when no start ends with perfect weights, one more start from the best weights (the heads' weights 0), by SGD at the paper's stochastic rate from --lr, ending after this many epochs without improvement or twice as many in all (0: off)")
 	f.BoolVar(&cfg.OwnPatience, "own-patience", cfg.OwnPatience, "with --restarts: a long start ends after --patience epochs without a better score of its own, not of every start so far")
 	f.IntVar(&cfg.SelectMax, "select-max", cfg.SelectMax, "with --patience: the select split's longest string (0: 40)")
 	f.IntVar(&cfg.Edits, "edits", cfg.Edits, "on a grammar: add N members and N one-edit neighbours of members (one symbol inserted or deleted, at any length) of lengths 1..21 to the training set, and 200 + 200 of the select split's lengths to the select set; not the paper's: they show the lengths where the language has no member (0: off)")
@@ -289,6 +290,9 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 		if !changed("neutral-two-sided") {
 			cfg.NeutralTwoSided = false
 		}
+	}
+	if !changed("polish") && cfg.Patience == 0 {
+		cfg.Polish = 0 // the default recipe's polish gives way with its patience
 	}
 	if !changed("neutral-two-sided") && cfg.NeutralTwoSided && (cfg.Option("soft_stack") == true || cfg.Option("no_read_grad") == true) {
 		cfg.NeutralTwoSided = false

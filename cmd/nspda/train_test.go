@@ -42,6 +42,9 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		{[]string{"--two-sided", "--soft-stack"}, "two-sided"},
 		{[]string{"--neutral-two-sided", "--soft-stack"}, "neutral-two-sided"},
 		{[]string{"--neutral-two-sided", "--restarts", "0"}, "neutral-two-sided"},
+		// So does its polish, with --patience 0.
+		{[]string{"--polish", "5", "--patience", "0", "--restarts", "0", "--probes", "0"}, "--polish"},
+		{[]string{"--polish", "-1"}, "--polish"},
 	} {
 		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
 		_, errs, code := cli(t, args...)
@@ -52,20 +55,22 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 }
 
 // TestTrainRecipeGivesWay: the default recipe's neutral-symbol starts
-// need several starts and action neurons, and its two-sided derivative
-// the digital stack's: a run without restarts, another model or the
-// superposition stack drops them (a flag given for them is refused
+// need several starts and action neurons, its two-sided derivative
+// the digital stack's, and its polish selection: a run without restarts,
+// another model, the superposition stack or patience drops them (a flag given for them is refused
 // instead: TestTrainRefusesInapplicable).
 func TestTrainRecipeGivesWay(t *testing.T) {
 	for _, tc := range []struct {
 		args              []string
 		neutral, twoSided bool
+		polish            int
 	}{
-		{[]string{"--max-epochs", "1"}, true, true},
-		{[]string{"--restarts", "0", "--max-epochs", "1"}, false, false},
-		{[]string{"--model", "lstm", "--max-epochs", "1"}, false, false},
-		{[]string{"--soft-stack", "--max-epochs", "1"}, true, false},
-		{[]string{"--no-read-grad", "--max-epochs", "1"}, true, false},
+		{[]string{"--max-epochs", "1"}, true, true, 50},
+		{[]string{"--restarts", "0", "--max-epochs", "1"}, false, false, 50},
+		{[]string{"--model", "lstm", "--max-epochs", "1"}, false, false, 50},
+		{[]string{"--soft-stack", "--max-epochs", "1"}, true, false, 50},
+		{[]string{"--no-read-grad", "--max-epochs", "1"}, true, false, 50},
+		{[]string{"--patience", "0", "--restarts", "0", "--select-max", "0", "--max-epochs", "1"}, false, false, 0},
 	} {
 		dir := t.TempDir()
 		if _, errs, code := cli(t, append([]string{"train", "--quiet", "--probes", "0", "--out", dir}, tc.args...)...); code != 0 {
@@ -77,6 +82,9 @@ func TestTrainRecipeGivesWay(t *testing.T) {
 		}
 		if neutral, two := cfg.NeutralWeight > 0, cfg.NeutralTwoSided; neutral != tc.neutral || two != tc.twoSided {
 			t.Errorf("%v: neutral-symbol starts %v, two-sided %v; want %v, %v", tc.args, neutral, two, tc.neutral, tc.twoSided)
+		}
+		if cfg.Polish != tc.polish {
+			t.Errorf("%v: polish %d, want %d", tc.args, cfg.Polish, tc.polish)
 		}
 	}
 }
