@@ -423,7 +423,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		}
 		env.Obj.SetNeutral(st.neutral(set))
 		if ts, ok := env.Net.(TwoSider); ok && set.NeutralTwoSided {
-			ts.SetTwoSided(st.neutral(set) >= 0)
+			ts.SetTwoSided(st.cp.PolishFrom == 0 && set.neutralTwo(st.cp.Restart))
 		}
 		var beta float64
 		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
