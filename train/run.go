@@ -395,7 +395,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 				return Result{}, err
 			}
 		}
-		if st.cp.Converged && set.Patience == 0 || st.cp.Finished || st.cp.Epoch >= set.MaxEpochs && st.cp.PolishFrom == 0 {
+		if st.cp.Converged && set.Patience == 0 || st.cp.Finished || st.cp.Epoch >= set.MaxEpochs && !st.polishing() {
 			break
 		}
 		start := time.Now()
@@ -405,8 +405,8 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			break
 		}
 		var lr float64
-		if st.cp.PolishFrom > 0 {
-			lr = set.Schedule.Rate(st.cp.Epoch-(st.cp.PolishFrom-1), sched)
+		if st.polishing() {
+			lr = set.Schedule.Rate(st.polishEpochs(), sched)
 		} else if phase.Stochastic {
 			lr = set.Schedule.Rate(st.cp.Epoch, sched)
 		} else {
@@ -415,7 +415,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			}
 			lr = set.Schedule.Fixed(st.cp.FixedFrom - 1)
 		}
-		if set.Optimizer == "adam" && st.cp.PolishFrom == 0 {
+		if set.Optimizer == "adam" && !st.polishing() {
 			lr = set.Schedule.LR0
 		}
 		if sel := st.cp.Selection; sel != nil {
@@ -423,13 +423,13 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		}
 		env.Obj.SetNeutral(st.neutral(set))
 		if ts, ok := env.Net.(TwoSider); ok && set.NeutralTwoSided {
-			ts.SetTwoSided(st.cp.PolishFrom == 0 && set.neutralTwo(st.cp.Restart))
+			ts.SetTwoSided(!st.polishing() && set.neutralTwo(st.cp.Restart))
 		}
 		var beta float64
 		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
 			sh.SetSharpness(beta)
-			soft := set.softStart(st.cp.Restart) && st.cp.PolishFrom == 0
+			soft := set.softStart(st.cp.Restart) && !st.polishing()
 			sh.SetSoft(soft)
 			if !soft {
 				beta = 0 // no sharpness on the digital stack
@@ -528,7 +528,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
 			return Result{}, err
 		}
-		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts+set.Probes && st.cp.PolishFrom == 0 {
+		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts+set.Probes {
 			if err := st.restart(env, set, fresh); err != nil {
 				return Result{}, err
 			}
@@ -581,7 +581,7 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 	if set.ClipNorm > 0 {
 		clipNorm(grads, set.ClipNorm)
 	}
-	if st.cp.Adam != nil && st.cp.PolishFrom == 0 {
+	if st.cp.Adam != nil && !st.polishing() {
 		return st.cp.Adam.Step(vecs, grads, lr)
 	}
 	for i, v := range vecs {
@@ -600,10 +600,10 @@ func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr floa
 func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
 	acc := accuracy(env, env.Select)
 	sel := st.cp.Selection
-	sel.advance(set, st.cp.Restart, st.cp.PolishFrom > 0, st.cp.Epoch, trainAcc, acc, params)
+	sel.advance(set, st.cp.Restart, st.polishing(), st.cp.Epoch, trainAcc, acc, params)
 	patience, polishEnd := set.startPatience(st.cp.Restart), false
-	if st.cp.PolishFrom > 0 {
-		patience, polishEnd = set.Polish, st.cp.Epoch-(st.cp.PolishFrom-1) >= 2*set.Polish
+	if st.polishing() {
+		patience, polishEnd = set.Polish, st.polishEpochs() >= 2*set.Polish
 	}
 	switch {
 	case sel.Errors == 0 || sel.SinceBest >= patience || polishEnd:
@@ -717,7 +717,7 @@ func luby(i int) int {
 // neutral is the current start's neutral symbol, −1 if it has none (the
 // polishing start has none).
 func (st *runState) neutral(set Settings) int {
-	if st.cp.PolishFrom > 0 {
+	if st.polishing() {
 		return -1
 	}
 	return set.neutral(st.cp.Restart)
@@ -728,7 +728,7 @@ func (st *runState) neutral(set Settings) int {
 // and it has not polished them yet.
 func (st *runState) polishDue(set Settings) bool {
 	sel := st.cp.Selection
-	return set.Polish > 0 && st.cp.PolishFrom == 0 && st.cp.Restart >= set.Restarts+set.Probes &&
+	return set.Polish > 0 && !st.polishing() && st.cp.Restart >= set.Restarts+set.Probes &&
 		sel != nil && sel.Params != nil && sel.Errors > 0
 }
 
@@ -741,12 +741,25 @@ func (st *runState) polish(env Env, set Settings, fresh []byte, params []float64
 	for _, h := range env.Obj.Heads() {
 		clear(h.Params)
 	}
+	st.cp.PolishFrom = st.cp.Epoch + 1
+	return st.begin(set, fresh)
+}
+
+// polishing reports whether the run is in its polishing start.
+func (st *runState) polishing() bool { return st.cp.PolishFrom > 0 }
+
+// polishEpochs is the number of epochs the polishing start has run.
+func (st *runState) polishEpochs() int { return st.cp.Epoch - st.cp.PolishFrom + 1 }
+
+// begin resets what every start begins afresh: the curriculum (from its
+// JSON state fresh), the rate's factor and the patience count; the best
+// weights so far stay.
+func (st *runState) begin(set Settings, fresh []byte) error {
 	if err := json.Unmarshal(fresh, set.Curriculum); err != nil {
 		return err
 	}
-	st.cp.PolishFrom = st.cp.Epoch + 1
 	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
-	sel.SinceBest, sel.LRFactor, sel.StartBest = 0, 1, nil
+	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor, st.cp.Selection.StartBest = 0, 1, nil
 	if set.SoftStackBeta0 > 0 {
 		st.cp.StartEpoch = st.cp.Epoch
 	}
@@ -764,13 +777,8 @@ func (st *runState) restart(env Env, set Settings, fresh []byte) error {
 	if err := env.Init(st.cp.Restart); err != nil {
 		return err
 	}
-	if err := json.Unmarshal(fresh, set.Curriculum); err != nil {
+	if err := st.begin(set, fresh); err != nil {
 		return err
-	}
-	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
-	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor, st.cp.Selection.StartBest = 0, 1, nil
-	if set.SoftStackBeta0 > 0 {
-		st.cp.StartEpoch = st.cp.Epoch
 	}
 	if st.cp.Adam != nil {
 		st.cp.Adam.Reset()

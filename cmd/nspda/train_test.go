@@ -55,10 +55,11 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 }
 
 // TestTrainRecipeGivesWay: the default recipe's neutral-symbol starts
-// need several starts and action neurons, its two-sided derivative
-// the digital stack's, and its polish selection: a run without restarts,
-// another model, the superposition stack or patience drops them (a flag given for them is refused
-// instead: TestTrainRefusesInapplicable).
+// need several starts and action neurons, its two-sided derivative the
+// digital stack's, and its polish selection's weights: a run without
+// restarts, another model, the superposition stack or (the polish) without
+// patience drops them (a flag given for them is refused instead:
+// TestTrainRefusesInapplicable).
 func TestTrainRecipeGivesWay(t *testing.T) {
 	for _, tc := range []struct {
 		args              []string
