@@ -108,8 +108,9 @@ type Config struct {
 	Plateau int `json:"plateau,omitempty"`
 	// Polish gives a run whose starts all end without perfect weights one
 	// more start from its best weights (its heads' weights 0), by SGD at
-	// the paper's stochastic rate from LR, ending after Polish epochs without improvement or
-	// 2·Polish epochs (needs Patience; 0: off; train.Settings.Polish).
+	// the paper's stochastic rate from LR, ending after Polish epochs
+	// without improvement or 2·Polish epochs (needs Patience; 0: off;
+	// train.Settings.Polish).
 	Polish int `json:"polish,omitempty"`
 	// Restarts starts a run whose best weights are not perfect again from
 	// new weights when its patience runs out, up to Restarts times (needs
