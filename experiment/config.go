@@ -112,6 +112,13 @@ type Config struct {
 	// without improvement or 2·Polish epochs (needs Patience; 0: off;
 	// train.Settings.Polish).
 	Polish int `json:"polish,omitempty"`
+	// FinalStarts gives a run whose weights are still not perfect after
+	// its last size's starts and polish up to FinalStarts more long starts,
+	// each holding a symbol at the no-op in turn (with NeutralWeight),
+	// with MaxEpochs epochs of their own (needs Patience; 0: off;
+	// train.Settings.Final). With the size rule "both" only the wide size
+	// has them.
+	FinalStarts int `json:"final_starts,omitempty"`
 	// Restarts starts a run whose best weights are not perfect again from
 	// new weights when its patience runs out, up to Restarts times (needs
 	// Patience); the best over every start is kept.
@@ -400,6 +407,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("plateau needs patience (it halves the rate between selections)")
 	case c.Polish < 0 || c.Polish > 0 && c.Patience == 0:
 		return fmt.Errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")
+	case c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0:
+		return fmt.Errorf("--final-starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")
 	case c.Restarts < 0:
 		return fmt.Errorf("restarts must be at least 0")
 	case c.Restarts > 0 && c.Patience == 0:
@@ -466,7 +475,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 
 // EpochBudget is the epochs a run of c may take: MaxEpochs for each size
 // it trains (Config.Size). A polishing start (Polish), which follows a last
-// start that ended within them, may add up to 2·Polish to a size.
+// start that ended within them, may add up to 2·Polish to a size, and the
+// final starts (FinalStarts) up to MaxEpochs more.
 func (c Config) EpochBudget() int {
 	return c.MaxEpochs * len(c.sizePhases())
 }
@@ -480,6 +490,7 @@ func (c Config) sizePhases() []Config {
 	}
 	small, wide := c, c
 	small.Size, wide.Size = "small", "wide"
+	small.FinalStarts = 0 // the last size's
 	return []Config{small, wide}
 }
 

@@ -749,3 +749,38 @@ func TestPolish(t *testing.T) {
 		}
 	}
 }
+
+// TestFinalStarts: final starts reach the trainer of the last size only
+// (the wide one of the rule "both"), and are refused without patience or
+// below 0.
+func TestFinalStarts(t *testing.T) {
+	c, _ := Recipe("default")
+	c.FinalStarts = 12
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	ph := c.sizePhases()
+	if len(ph) != 2 || ph[0].FinalStarts != 0 || ph[1].FinalStarts != 12 {
+		t.Errorf("size phases' final starts: %d, %d; want 0, 12", ph[0].FinalStarts, ph[len(ph)-1].FinalStarts)
+	}
+	set, err := settings(ph[1], []train.Example{{Syms: []int{0, 1}, Label: 1}})
+	if err != nil || set.Final != 12 {
+		t.Errorf("the trainer's final starts: %d (%v), want 12", set.Final, err)
+	}
+	if one := (Config{Size: "wide", FinalStarts: 3}); one.sizePhases()[0].FinalStarts != 3 {
+		t.Error("a one-size run loses its final starts")
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.FinalStarts = -1 },
+		func(c *Config) {
+			c.Patience, c.Restarts, c.Probes, c.SelectMax, c.Size, c.Polish = 0, 0, 0, 0, "", 0
+			c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false
+		},
+	} {
+		b := c
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--final-starts") {
+			t.Errorf("final starts %d, patience %d: %v", b.FinalStarts, b.Patience, err)
+		}
+	}
+}

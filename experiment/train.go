@@ -577,7 +577,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
-		Patience: cfg.Patience, Plateau: cfg.Plateau, Polish: cfg.Polish, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
+		Patience: cfg.Patience, Plateau: cfg.Plateau, Polish: cfg.Polish, Final: cfg.FinalStarts, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
 		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, ProbeLong: cfg.ProbeLong, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided, TrainFirst: cfg.SelectRule == "train-first",
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,

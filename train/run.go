@@ -138,6 +138,18 @@ type Settings struct {
 	// epoch, whose gradients undid it under SGD (docs/training.md, probe
 	// 42).
 	Polish int
+	// Final, when positive (with Patience), gives a run whose best weights
+	// are still not perfect after its last start (of Restarts and Probes)
+	// and its polish (if any) up to Final more long starts from new weights
+	// (Env.Init(Restarts+Probes+1…)). Final start k (0-based) holds symbol
+	// NeutralSymbol(k+1, NeutralSymbols) at the no-op (every symbol in
+	// turn, then none; none without NeutralSymbols) and ends after
+	// NeutralPatience epochs (Patience without it) without a better score
+	// of its own; the final starts together have MaxEpochs epochs of
+	// their own, and end at the first perfect weights. A run that reaches
+	// them was going to end with imperfect weights; every other run is the
+	// same as without them (docs/training.md, probe 44).
+	Final int
 	// TrainFirst, with Patience, ranks epochs by their training errors
 	// first and by their select errors only on a tie (lexicographic), so
 	// that a net with training errors never wins on its select score; off,
@@ -271,6 +283,9 @@ type Checkpoint struct {
 	// PolishFrom is 1 + the epoch after which the polishing start
 	// (Settings.Polish) began; 0: it has not.
 	PolishFrom int `json:"polish_from,omitempty"`
+	// FinalFrom is 1 + the epoch after which the final starts
+	// (Settings.Final) began; 0: they have not.
+	FinalFrom int `json:"final_from,omitempty"`
 	// StartEpoch is the epoch the current start began after (with
 	// Settings.SoftStackBeta0 only): the sharpness schedule counts from it.
 	StartEpoch int `json:"start_epoch,omitempty"`
@@ -395,7 +410,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 				return Result{}, err
 			}
 		}
-		if st.cp.Converged && set.Patience == 0 || st.cp.Finished || st.cp.Epoch >= set.MaxEpochs && !st.polishing() {
+		if st.cp.Converged && set.Patience == 0 || st.cp.Finished || st.outOfEpochs(set) {
 			break
 		}
 		start := time.Now()
@@ -528,7 +543,10 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
 			return Result{}, err
 		}
-		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && st.cp.Restart < set.Restarts+set.Probes {
+		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && (st.cp.Restart < set.Restarts+set.Probes || st.finalDue(set)) {
+			if st.cp.Restart >= set.Restarts+set.Probes && st.cp.FinalFrom == 0 {
+				st.cp.FinalFrom = st.cp.Epoch + 1
+			}
 			if err := st.restart(env, set, fresh); err != nil {
 				return Result{}, err
 			}
@@ -625,7 +643,7 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 // this start.
 func (sel *Selection) advance(set Settings, restart int, polished bool, epoch int, trainAcc, selAcc float64, params []float64) {
 	score := (1 - trainAcc) + (1 - selAcc)
-	own := (set.OwnPatience || set.neutralOwn(restart)) && !set.probe(restart) && !polished && (sel.StartBest == nil || score < *sel.StartBest)
+	own := (set.OwnPatience || set.neutralOwn(restart) || set.final(restart)) && !set.probe(restart) && !polished && (sel.StartBest == nil || score < *sel.StartBest)
 	if own {
 		sel.StartBest = &score
 	}
@@ -658,6 +676,10 @@ func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
 // the first start.
 func (set Settings) startPatience(r int) int {
 	switch {
+	case set.final(r) && set.NeutralPatience > 0:
+		return set.NeutralPatience
+	case set.final(r):
+		return set.Patience
 	case set.neutralOwn(r):
 		return set.NeutralPatience
 	case set.probe(r):
@@ -675,13 +697,22 @@ func (set Settings) startPatience(r int) int {
 
 // probe reports whether start r (0-based) is a probe: one of the short
 // starts after the Restarts long ones.
-func (set Settings) probe(r int) bool { return set.Probes > 0 && r > set.Restarts }
+func (set Settings) probe(r int) bool {
+	return set.Probes > 0 && r > set.Restarts && r <= set.Restarts+set.Probes
+}
+
+// final reports whether start r (0-based) is one of the Final starts, which
+// follow the Restarts long ones and the probes.
+func (set Settings) final(r int) bool { return set.Final > 0 && r > set.Restarts+set.Probes }
 
 // neutral is start r's neutral symbol, −1 if it has none
 // (Settings.NeutralSymbols).
 func (set Settings) neutral(r int) int {
-	if set.NeutralSymbols <= 0 || set.probe(r) {
+	switch {
+	case set.NeutralSymbols <= 0 || set.probe(r):
 		return -1
+	case set.final(r):
+		return NeutralSymbol(r-set.Restarts-set.Probes, set.NeutralSymbols)
 	}
 	return NeutralSymbol(r, set.NeutralSymbols)
 }
@@ -728,8 +759,26 @@ func (st *runState) neutral(set Settings) int {
 // and it has not polished them yet.
 func (st *runState) polishDue(set Settings) bool {
 	sel := st.cp.Selection
-	return set.Polish > 0 && !st.polishing() && st.cp.Restart >= set.Restarts+set.Probes &&
+	return set.Polish > 0 && st.cp.PolishFrom == 0 && st.cp.FinalFrom == 0 && st.cp.Restart >= set.Restarts+set.Probes &&
 		sel != nil && sel.Params != nil && sel.Errors > 0
+}
+
+// finalDue reports whether the run, a start (or its polish) ended with
+// imperfect best weights, begins one more of the Final starts: the
+// Restarts and Probes have all run, the polish (Settings.Polish) too if
+// there is one, and the final starts have starts and epochs left.
+func (st *runState) finalDue(set Settings) bool {
+	return set.Final > 0 && st.cp.Restart >= set.Restarts+set.Probes && st.cp.Restart < set.Restarts+set.Probes+set.Final &&
+		(set.Polish == 0 || st.cp.PolishFrom > 0) && !st.outOfEpochs(set)
+}
+
+// outOfEpochs reports whether the run has used its epochs: MaxEpochs, not
+// counting the polish's; in the final starts, MaxEpochs of their own.
+func (st *runState) outOfEpochs(set Settings) bool {
+	if st.cp.FinalFrom > 0 {
+		return st.cp.Epoch-st.cp.FinalFrom+1 >= set.MaxEpochs
+	}
+	return st.cp.Epoch >= set.MaxEpochs && !st.polishing()
 }
 
 // polish begins the polishing start: the best weights, the heads' weights
@@ -745,8 +794,9 @@ func (st *runState) polish(env Env, set Settings, fresh []byte, params []float64
 	return st.begin(set, fresh)
 }
 
-// polishing reports whether the run is in its polishing start.
-func (st *runState) polishing() bool { return st.cp.PolishFrom > 0 }
+// polishing reports whether the run is in its polishing start (the final
+// starts follow it).
+func (st *runState) polishing() bool { return st.cp.PolishFrom > 0 && st.cp.FinalFrom == 0 }
 
 // polishEpochs is the number of epochs the polishing start has run.
 func (st *runState) polishEpochs() int { return st.cp.Epoch - st.cp.PolishFrom + 1 }

@@ -433,6 +433,116 @@ func TestPolish(t *testing.T) {
 	}
 }
 
+// TestFinalStarts: a run whose weights are still imperfect after its
+// starts and its polish (one string carries both labels) takes the Final
+// starts: its epochs before them are those of the run without them; each
+// draws new weights (Env.Init with the next start's index) and trains by
+// the run's optimizer, not the polish's SGD; they have MaxEpochs epochs of
+// their own; the best weights are kept; a run killed in them resumes to
+// the same weights.
+func TestFinalStarts(t *testing.T) {
+	const lr = 0.02
+	run := func(final, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, []int, error) {
+		net := testNet(t, nspda.Third, 2, 4, 5)
+		exs := randomExamples(rand.New(rand.NewPCG(5, 2)), 2, 30, 8)
+		twin := exs[0]
+		twin.Label = 1 - twin.Label
+		exs = append(exs, twin)
+		env := runnerEnv(net, exs, exs[:7])
+		env.Select = exs[3:20]
+		var inits []int
+		env.Init = func(r int) error {
+			inits = append(inits, r)
+			nntest.FillNormal(net.Params(), uint64(10+r), 1)
+			return nil
+		}
+		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
+			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1, Polish: 3, Final: final}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		l := &cpLog{stop: stop, cancel: cancel}
+		res, err := Run(ctx, env, set, l, from)
+		return l, res, append([]float64(nil), net.Params()...), inits, err
+	}
+	plain, plainRes, _, _, err := run(0, 30, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(plain.metricsLog) // the two starts' epochs and the polish's
+	if plainRes.SelectErrors == 0 || n >= 30 || plain.cps[n-1].PolishFrom == 0 {
+		t.Fatalf("the run without final starts is perfect, or did not polish (%d epochs): the test checks nothing", n)
+	}
+	const final = 3
+	l, res, params, inits, err := run(final, 30, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := len(l.metricsLog)
+	t.Logf("%d epochs without final starts, %d with; scores %v, %v", n, m, plainRes.SelectErrors, res.SelectErrors)
+	a, _ := json.Marshal(l.metricsLog[:n])
+	b, _ := json.Marshal(plain.metricsLog)
+	if string(a) != string(b) {
+		t.Errorf("the epochs before the final starts differ:\n%s\n%s", a, b)
+	}
+	last := l.cps[len(l.cps)-1]
+	if !slices.Equal(inits, []int{1, 2, 3, 4}) || last.Restart != 1+final || last.FinalFrom != n+1 {
+		t.Errorf("initial weights drawn for starts %v, last start %d, final from %d: want [1 2 3 4], %d, %d", inits, last.Restart, last.FinalFrom, 1+final, n+1)
+	}
+	if m-n < final*3 || m-n > 30 {
+		t.Errorf("%d epochs in %d final starts of patience 2 with a budget of 30", m-n, final)
+	}
+	for e := n; e < m; e++ {
+		if lr := l.metricsLog[e].LR; lr != 0.02 {
+			t.Errorf("final epoch %d: rate %v, want Adam's %v", e+1, lr, 0.02)
+		}
+	}
+	if res.SelectErrors > plainRes.SelectErrors {
+		t.Errorf("the final starts kept a worse score: %v against %v", res.SelectErrors, plainRes.SelectErrors)
+	}
+	// Killed in the second final start, and resumed.
+	killed, _, _, _, err := run(final, 30, nil, n+4)
+	if err == nil {
+		t.Fatal("the run was not cancelled")
+	}
+	cp := killed.cps[len(killed.cps)-1]
+	if cp.FinalFrom == 0 {
+		t.Fatal("the last checkpoint of the killed run is not in the final starts")
+	}
+	_, res2, params2, _, err := run(final, 30, cp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, at := relDiff(params, params2); d != 0 || res2 != res {
+		t.Errorf("the resumed run differs (parameter %d; results %+v, %+v)", at, res2, res)
+	}
+	// MaxEpochs as the starts before the polish took: the final starts'
+	// own budget, too short for the three, ends them.
+	k := plain.cps[n-1].PolishFrom - 1 // the epochs before the polish
+	if short, _, _, _, err := run(final, k, nil, 0); err != nil || len(short.metricsLog) != n+k {
+		t.Errorf("a run with MaxEpochs %d ran %d epochs, want %d (%v)", k, len(short.metricsLog), n+k, err)
+	}
+}
+
+// TestFinalSymbols: the final starts hold every symbol in turn, then none,
+// are not probes, and have a patience of their own.
+func TestFinalSymbols(t *testing.T) {
+	set := Settings{Restarts: 2, Probes: 3, Final: 4, NeutralSymbols: 2, Patience: 20, ProbePatience: 3, NeutralPatience: 50}
+	for r, want := range map[int]int{6: 0, 7: 1, 8: -1, 9: 0, 4: -1, 1: 0} {
+		if got := set.neutral(r); got != want {
+			t.Errorf("start %d: neutral symbol %d, want %d", r, got, want)
+		}
+	}
+	if set.probe(6) || !set.probe(5) || set.final(5) || !set.final(6) {
+		t.Error("the final starts are probes, or a probe is final")
+	}
+	if p := set.startPatience(8); p != 50 {
+		t.Errorf("final start 8 (no symbol): patience %d, want NeutralPatience", p)
+	}
+	if set.NeutralPatience = 0; set.startPatience(6) != 20 {
+		t.Errorf("final start without NeutralPatience: patience %d, want Patience", set.startPatience(6))
+	}
+}
+
 // counted is a curriculum that counts its epochs in its JSON state.
 type counted struct{ Done int }
 
