@@ -297,6 +297,10 @@ func Recipe(name string) (Config, error) {
 		// A last start from the best weights, by SGD, when no start is
 		// perfect (probe 42).
 		c.Polish = 50
+		// Then, if the wide size's starts and polish end imperfect, up
+		// to 12 more long starts, each holding a symbol at the no-op in
+		// turn (probe 44).
+		c.FinalStarts = 12
 		// And measured on them, beside the paper's sets: edit960 is
 		// beyond every length that training or selection sees.
 		c.Tests = append(slices.Clone(c.Tests), "edit60", "edit960")

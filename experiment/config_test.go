@@ -755,9 +755,13 @@ func TestPolish(t *testing.T) {
 // below 0.
 func TestFinalStarts(t *testing.T) {
 	c, _ := Recipe("default")
-	c.FinalStarts = 12
-	if err := c.Validate(); err != nil {
-		t.Fatal(err)
+	if err := c.Validate(); err != nil || c.FinalStarts != 12 {
+		t.Fatalf("default recipe: final starts %d (%v), want 12", c.FinalStarts, err)
+	}
+	for _, r := range []string{"paper", "data", "action"} {
+		if p, _ := Recipe(r); p.FinalStarts != 0 {
+			t.Errorf("recipe %s has final starts (%d)", r, p.FinalStarts)
+		}
 	}
 	ph := c.sizePhases()
 	if len(ph) != 2 || ph[0].FinalStarts != 0 || ph[1].FinalStarts != 12 {

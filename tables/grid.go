@@ -443,16 +443,27 @@ func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	}))
 }
 
-// prePolish is the default recipe before probe 42 (docs/training.md): no
-// polishing start. Rows measured before it keep it, and so their stored
-// runs.
-func prePolish(edit func(c *experiment.Config)) func(c *experiment.Config) {
+// preFinal is the default recipe before probe 44 (docs/training.md): no
+// final starts. Rows measured before it keep it, and so their stored runs.
+func preFinal(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	return func(c *experiment.Config) {
-		c.Polish = 0
+		c.FinalStarts = 0
 		if edit != nil {
 			edit(c)
 		}
 	}
+}
+
+// prePolish is the default recipe before probe 42 (docs/training.md): no
+// polishing start, and no final starts (preFinal). Rows measured before it
+// keep it, and so their stored runs.
+func prePolish(edit func(c *experiment.Config)) func(c *experiment.Config) {
+	return preFinal(func(c *experiment.Config) {
+		c.Polish = 0
+		if edit != nil {
+			edit(c)
+		}
+	})
 }
 
 // preEdits is the default recipe before probe 41 (docs/training.md): no
@@ -501,6 +512,9 @@ var learningRecipes = []learningRecipe{
 	// The comparison table's NSPDA rows: their stored runs serve here.
 	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
 	{"default (PDA targets)", "default", nil, ""},
+	// The default before its final starts (docs/training.md, probe 44),
+	// with its stored runs.
+	{"default before probe 44", "default", preFinal(nil), ""},
 	// The default before its polishing start (docs/training.md, probe
 	// 42), with its stored runs.
 	{"default before probe 42", "default", prePolish(nil), ""},

@@ -295,6 +295,9 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	if !changed("polish") && cfg.Patience == 0 {
 		cfg.Polish = 0 // the default recipe's polish gives way with its patience
 	}
+	if !changed("final-starts") && cfg.Patience == 0 {
+		cfg.FinalStarts = 0 // and so do its final starts
+	}
 	if !changed("neutral-two-sided") && cfg.NeutralTwoSided && (cfg.Option("soft_stack") == true || cfg.Option("no_read_grad") == true) {
 		cfg.NeutralTwoSided = false
 	}

@@ -45,6 +45,7 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		// So does its polish, with --patience 0.
 		{[]string{"--polish", "5", "--patience", "0", "--restarts", "0", "--probes", "0"}, "--polish"},
 		{[]string{"--polish", "-1"}, "--polish"},
+		{[]string{"--final-starts", "3", "--patience", "0", "--restarts", "0", "--probes", "0", "--polish", "0"}, "--final-starts"},
 	} {
 		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
 		_, errs, code := cli(t, args...)
@@ -64,14 +65,14 @@ func TestTrainRecipeGivesWay(t *testing.T) {
 	for _, tc := range []struct {
 		args              []string
 		neutral, twoSided bool
-		polish            int
+		polish, final     int
 	}{
-		{[]string{"--max-epochs", "1"}, true, true, 50},
-		{[]string{"--restarts", "0", "--max-epochs", "1"}, false, false, 50},
-		{[]string{"--model", "lstm", "--max-epochs", "1"}, false, false, 50},
-		{[]string{"--soft-stack", "--max-epochs", "1"}, true, false, 50},
-		{[]string{"--no-read-grad", "--max-epochs", "1"}, true, false, 50},
-		{[]string{"--patience", "0", "--restarts", "0", "--select-max", "0", "--max-epochs", "1"}, false, false, 0},
+		{[]string{"--max-epochs", "1"}, true, true, 50, 12},
+		{[]string{"--restarts", "0", "--max-epochs", "1"}, false, false, 50, 12},
+		{[]string{"--model", "lstm", "--max-epochs", "1"}, false, false, 50, 12},
+		{[]string{"--soft-stack", "--max-epochs", "1"}, true, false, 50, 12},
+		{[]string{"--no-read-grad", "--max-epochs", "1"}, true, false, 50, 12},
+		{[]string{"--patience", "0", "--restarts", "0", "--select-max", "0", "--max-epochs", "1"}, false, false, 0, 0},
 	} {
 		dir := t.TempDir()
 		if _, errs, code := cli(t, append([]string{"train", "--quiet", "--probes", "0", "--out", dir}, tc.args...)...); code != 0 {
@@ -84,8 +85,8 @@ func TestTrainRecipeGivesWay(t *testing.T) {
 		if neutral, two := cfg.NeutralWeight > 0, cfg.NeutralTwoSided; neutral != tc.neutral || two != tc.twoSided {
 			t.Errorf("%v: neutral-symbol starts %v, two-sided %v; want %v, %v", tc.args, neutral, two, tc.neutral, tc.twoSided)
 		}
-		if cfg.Polish != tc.polish {
-			t.Errorf("%v: polish %d, want %d", tc.args, cfg.Polish, tc.polish)
+		if cfg.Polish != tc.polish || cfg.FinalStarts != tc.final {
+			t.Errorf("%v: polish %d, final starts %d; want %d, %d", tc.args, cfg.Polish, cfg.FinalStarts, tc.polish, tc.final)
 		}
 	}
 }
