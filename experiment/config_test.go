@@ -371,7 +371,7 @@ func TestRestartSchedule(t *testing.T) {
 		func(c *Config) { c.Probes = -1 },
 		func(c *Config) { c.ProbePatience = 0 },
 		func(c *Config) { c.ProbePatience = -1 },
-		func(c *Config) { c.Patience, c.Restarts, c.Plateau, c.Polish = 0, 0, 0, 0 },
+		func(c *Config) { c.Patience, c.Restarts, c.Plateau, c.Polish, c.FinalStarts = 0, 0, 0, 0, 0 },
 	} {
 		b := p
 		bad(&b)
@@ -478,7 +478,9 @@ func TestSelectMax(t *testing.T) {
 	for _, bad := range []func(*Config){
 		func(c *Config) { c.SelectMax = 21 },
 		func(c *Config) { c.SelectMax = -1 },
-		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.Plateau, c.Polish = 0, 0, 0, 0, 0 },
+		func(c *Config) {
+			c.Patience, c.Restarts, c.Probes, c.Plateau, c.Polish, c.FinalStarts = 0, 0, 0, 0, 0, 0
+		},
 	} {
 		b := long
 		bad(&b)
@@ -577,7 +579,7 @@ func TestSizeRules(t *testing.T) {
 	}
 	for _, bad := range []func(*Config){
 		func(c *Config) {
-			c.Patience, c.Restarts, c.Probes, c.SelectMax, c.Polish = 0, 0, 0, 0, 0
+			c.Patience, c.Restarts, c.Probes, c.SelectMax, c.Polish, c.FinalStarts = 0, 0, 0, 0, 0, 0
 			c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false // they need restarts too
 		},
 		func(c *Config) { c.Hidden = 20 },
