@@ -347,6 +347,27 @@ func (l *cpLog) Checkpoint(c *Checkpoint) error {
 	return nil
 }
 
+// twinEnv is a net and a training set no weights fit (one string carries
+// both labels), with a select split and an initializer for restarts that
+// appends each start's index to inits (if not nil).
+func twinEnv(t *testing.T, inits *[]int) (*nspda.Net, Env) {
+	net := testNet(t, nspda.Third, 2, 4, 5)
+	exs := randomExamples(rand.New(rand.NewPCG(5, 2)), 2, 30, 8)
+	twin := exs[0]
+	twin.Label = 1 - twin.Label
+	exs = append(exs, twin)
+	env := runnerEnv(net, exs, exs[:7])
+	env.Select = exs[3:20]
+	env.Init = func(r int) error {
+		if inits != nil {
+			*inits = append(*inits, r)
+		}
+		nntest.FillNormal(net.Params(), uint64(10+r), 1)
+		return nil
+	}
+	return net, env
+}
+
 // TestPolish: a run whose starts all end with imperfect weights (one
 // string carries both labels) polishes them: its epochs before are those of
 // the run without Polish; the polishing epochs, at most 2·Polish of them,
@@ -357,17 +378,7 @@ func (l *cpLog) Checkpoint(c *Checkpoint) error {
 func TestPolish(t *testing.T) {
 	const lr = 0.02
 	run := func(polish, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
-		net := testNet(t, nspda.Third, 2, 4, 5)
-		exs := randomExamples(rand.New(rand.NewPCG(5, 2)), 2, 30, 8)
-		twin := exs[0]
-		twin.Label = 1 - twin.Label
-		exs = append(exs, twin)
-		env := runnerEnv(net, exs, exs[:7])
-		env.Select = exs[3:20]
-		env.Init = func(r int) error {
-			nntest.FillNormal(net.Params(), uint64(10+r), 1)
-			return nil
-		}
+		net, env := twinEnv(t, nil)
 		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
 			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1, Polish: polish}
 		ctx, cancel := context.WithCancel(context.Background())
@@ -443,19 +454,8 @@ func TestPolish(t *testing.T) {
 func TestFinalStarts(t *testing.T) {
 	const lr = 0.02
 	run := func(final, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, []int, error) {
-		net := testNet(t, nspda.Third, 2, 4, 5)
-		exs := randomExamples(rand.New(rand.NewPCG(5, 2)), 2, 30, 8)
-		twin := exs[0]
-		twin.Label = 1 - twin.Label
-		exs = append(exs, twin)
-		env := runnerEnv(net, exs, exs[:7])
-		env.Select = exs[3:20]
 		var inits []int
-		env.Init = func(r int) error {
-			inits = append(inits, r)
-			nntest.FillNormal(net.Params(), uint64(10+r), 1)
-			return nil
-		}
+		net, env := twinEnv(t, &inits)
 		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
 			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1, Polish: 3, Final: final}
 		ctx, cancel := context.WithCancel(context.Background())
