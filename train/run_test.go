@@ -492,8 +492,8 @@ func TestFinalStarts(t *testing.T) {
 		t.Errorf("%d epochs in %d final starts of patience 2 with a budget of 30", m-n, final)
 	}
 	for e := n; e < m; e++ {
-		if lr := l.metricsLog[e].LR; lr != 0.02 {
-			t.Errorf("final epoch %d: rate %v, want Adam's %v", e+1, lr, 0.02)
+		if got := l.metricsLog[e].LR; got != lr {
+			t.Errorf("final epoch %d: rate %v, want Adam's %v", e+1, got, lr)
 		}
 	}
 	if res.SelectErrors > plainRes.SelectErrors {
