@@ -113,7 +113,8 @@ type Config struct {
 	// train.Settings.Polish).
 	Polish int `json:"polish,omitempty"`
 	// FinalStarts gives a run whose weights are still not perfect after
-	// its last size's starts and polish up to FinalStarts more long starts,
+	// its last size's starts (or when MaxEpochs cuts them short) and its
+	// polish up to FinalStarts more long starts,
 	// each holding a symbol at the no-op in turn (with NeutralWeight),
 	// with MaxEpochs epochs of their own (needs Patience; 0: off;
 	// train.Settings.Final). With the size rule "both" only the wide size
@@ -478,9 +479,9 @@ func (c Config) validateLearning(spec nn.Spec) error {
 }
 
 // EpochBudget is the epochs a run of c may take: MaxEpochs for each size
-// it trains (Config.Size). A polishing start (Polish), which follows a last
-// start that ended within them, may add up to 2·Polish to a size, and the
-// final starts (FinalStarts) up to MaxEpochs more.
+// it trains (Config.Size). A polishing start (Polish) may add up to
+// 2·Polish to a size, and the final starts (FinalStarts) up to MaxEpochs
+// more.
 func (c Config) EpochBudget() int {
 	return c.MaxEpochs * len(c.sizePhases())
 }

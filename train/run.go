@@ -132,15 +132,16 @@ type Settings struct {
 	// score, or after 2·Polish epochs. It begins when the last start (of
 	// Restarts and Probes) ends within MaxEpochs, and its epochs are not
 	// counted against MaxEpochs; a run that MaxEpochs cuts short ends
-	// without it. Adam, whatever the run's optimizer, is not used there:
-	// from a net that is nearly right its first steps, of the rate's size
-	// in every weight, undo it; nor are the heads' weights of the best
-	// epoch, whose gradients undid it under SGD (docs/training.md, probe
-	// 42).
+	// without it unless it has Final starts (cutShort). Adam, whatever
+	// the run's optimizer, is not used there: from a net that is nearly
+	// right its first steps, of the rate's size in every weight, undo it;
+	// nor are the heads' weights of the best epoch, whose gradients undid
+	// it under SGD (docs/training.md, probe 42).
 	Polish int
 	// Final, when positive (with Patience), gives a run whose best weights
-	// are still not perfect after its last start (of Restarts and Probes)
-	// and its polish (if any) up to Final more long starts from new weights
+	// are still not perfect after its last start (of Restarts and Probes),
+	// or when MaxEpochs cuts its starts short, and after its polish (if
+	// any) up to Final more long starts from new weights
 	// (Env.Init(Restarts+Probes+1…)). Final start k (0-based) holds symbol
 	// NeutralSymbol(k+1, NeutralSymbols) at the no-op (every symbol in
 	// turn, then none; none without NeutralSymbols) and ends after
@@ -148,7 +149,7 @@ type Settings struct {
 	// of its own; the final starts together have MaxEpochs epochs of
 	// their own, and end at the first perfect weights. A run that reaches
 	// them was going to end with imperfect weights; every other run is the
-	// same as without them (docs/training.md, probe 44).
+	// same as without them (docs/training.md, probes 44 and 45).
 	Final int
 	// TrainFirst, with Patience, ranks epochs by their training errors
 	// first and by their select errors only on a tie (lexicographic), so
@@ -405,6 +406,11 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 	var perm []int // the noise regularizer's scratch
 	correct := make([]bool, len(env.Train))
 	for {
+		if st.cutShort(set) {
+			if err := st.endStarts(env, set, fresh); err != nil {
+				return Result{}, err
+			}
+		}
 		if st.cp.Finished && st.polishDue(set) {
 			if err := st.polish(env, set, fresh, params); err != nil {
 				return Result{}, err
@@ -770,6 +776,31 @@ func (st *runState) polishDue(set Settings) bool {
 func (st *runState) finalDue(set Settings) bool {
 	return set.Final > 0 && st.cp.Restart >= set.Restarts+set.Probes && st.cp.Restart < set.Restarts+set.Probes+set.Final &&
 		(set.Polish == 0 || st.cp.PolishFrom > 0) && !st.outOfEpochs(set)
+}
+
+// cutShort reports whether MaxEpochs has ended the run's starts, some of
+// them perhaps untaken, with imperfect best weights while it has Final
+// starts to take: it then goes on to its polish and final starts as a run
+// whose starts all ended does (endStarts).
+func (st *runState) cutShort(set Settings) bool {
+	sel := st.cp.Selection
+	return set.Final > 0 && st.cp.PolishFrom == 0 && st.cp.FinalFrom == 0 && st.cp.Epoch >= set.MaxEpochs &&
+		sel != nil && sel.Params != nil && sel.Errors > 0
+}
+
+// endStarts ends the starts of a run that MaxEpochs cut short: the ones
+// not taken are skipped, so the final starts draw the weights of starts
+// Restarts+Probes+1…, as they do in a run whose starts all ended; the
+// polish comes next if there is one (polishDue), else the first final
+// start.
+func (st *runState) endStarts(env Env, set Settings, fresh []byte) error {
+	st.cp.Restart = max(st.cp.Restart, set.Restarts+set.Probes)
+	st.cp.Finished = true
+	if st.polishDue(set) {
+		return nil
+	}
+	st.cp.FinalFrom = st.cp.Epoch + 1
+	return st.restart(env, set, fresh)
 }
 
 // outOfEpochs reports whether the run has used its epochs: MaxEpochs, not

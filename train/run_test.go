@@ -523,6 +523,91 @@ func TestFinalStarts(t *testing.T) {
 	}
 }
 
+// TestFinalCut: a run with Final starts that MaxEpochs cuts short in one
+// of its first starts, with imperfect weights, skips the starts it did not
+// take and goes on to its polish (if it has one) and the final starts,
+// which draw the weights of starts Restarts+Probes+1…, as in a run whose
+// starts all ended, and have MaxEpochs epochs of their own; its epochs
+// before the cut are those of the run without final starts, which ends
+// there.
+func TestFinalCut(t *testing.T) {
+	const lr, restarts, final, polish = 0.02, 4, 3, 3
+	var params []float64
+	resume := func(polish, final, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []int, error) {
+		var inits []int
+		net, env := twinEnv(t, &inits)
+		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
+			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: restarts,
+			Polish: polish, Final: final}
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		l := &cpLog{stop: stop, cancel: cancel}
+		res, err := Run(ctx, env, set, l, from)
+		params = append(params[:0], net.Params()...)
+		return l, res, inits, err
+	}
+	run := func(polish, final, maxEpochs int) (*cpLog, Result, []int) {
+		l, res, inits, err := resume(polish, final, maxEpochs, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l, res, inits
+	}
+	// The cut: the epoch after start 1's first, so that starts 2… are
+	// never taken and the final starts have room for more than one.
+	whole, _, _ := run(0, 0, 500)
+	cut := slices.IndexFunc(whole.cps, func(c *Checkpoint) bool { return c.Restart == 1 }) + 2
+	if cut < 2 || whole.cps[cut-1].Restart != 1 {
+		t.Fatalf("start 1 has no second epoch (%d epochs in all): the test checks nothing", len(whole.cps))
+	}
+	for _, polish := range []int{polish, 0} {
+		plain, plainRes, plainInits := run(polish, 0, cut)
+		if len(plain.metricsLog) != cut || plainRes.SelectErrors == 0 || !slices.Equal(plainInits, []int{1}) {
+			t.Fatalf("polish %d: the run without final starts ran %d epochs (want %d), score %v, starts %v",
+				polish, len(plain.metricsLog), cut, plainRes.SelectErrors, plainInits)
+		}
+		l, res, inits := run(polish, final, cut)
+		m := len(l.metricsLog)
+		t.Logf("polish %d: cut at epoch %d, %d epochs in all, starts %v, scores %v, %v", polish, cut, m, inits, plainRes.SelectErrors, res.SelectErrors)
+		if m <= cut {
+			t.Errorf("polish %d: the run ended at the cut (%d epochs)", polish, m)
+			continue
+		}
+		got := slices.Clone(params)
+		// Killed at the cut, and resumed.
+		killed, _, _, err := resume(polish, final, cut, nil, cut)
+		if err == nil {
+			t.Fatal("the run was not cancelled")
+		}
+		if _, res2, _, err := resume(polish, final, cut, killed.cps[cut-1], 0); err != nil || res2 != res || !slices.Equal(params, got) {
+			t.Errorf("polish %d: the run resumed at the cut differs (%v; results %+v, %+v)", polish, err, res2, res)
+		}
+		a, _ := json.Marshal(l.metricsLog[:cut])
+		b, _ := json.Marshal(plain.metricsLog)
+		if string(a) != string(b) {
+			t.Errorf("polish %d: the epochs before the cut differ:\n%s\n%s", polish, a, b)
+		}
+		next := l.cps[cut] // the epoch after the cut
+		if polish > 0 && (next.PolishFrom != cut+1 || next.FinalFrom != 0) || polish == 0 && (next.PolishFrom != 0 || next.FinalFrom != cut+1) {
+			t.Errorf("polish %d: the epoch after the cut polishes from %d and is final from %d", polish, next.PolishFrom, next.FinalFrom)
+		}
+		last := l.cps[m-1]
+		want := []int{1}
+		for r := restarts + 1; r <= last.Restart; r++ {
+			want = append(want, r)
+		}
+		if len(want) < 3 || !slices.Equal(inits, want) {
+			t.Errorf("polish %d: weights drawn for starts %v, want %v (at least two final starts)", polish, inits, want)
+		}
+		if f := m - last.FinalFrom + 1; last.FinalFrom <= cut || f > cut {
+			t.Errorf("polish %d: final from epoch %d, %d final epochs with a budget of %d", polish, last.FinalFrom, f, cut)
+		}
+		if res.SelectErrors > plainRes.SelectErrors {
+			t.Errorf("polish %d: the final starts kept a worse score: %v against %v", polish, res.SelectErrors, plainRes.SelectErrors)
+		}
+	}
+}
+
 // TestFinalSymbols: the final starts hold every symbol in turn, then none,
 // are not probes, and have a patience of their own.
 func TestFinalSymbols(t *testing.T) {
