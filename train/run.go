@@ -129,10 +129,11 @@ type Settings struct {
 	// stochastic rate (Schedule.Rate) with its epochs counted from this
 	// start's first, a fresh curriculum, no neutral symbol and the digital
 	// stack, ending once perfect, after Polish epochs without a better
-	// score, or after 2·Polish epochs. It begins when the last start (of
-	// Restarts and Probes) ends within MaxEpochs, and its epochs are not
-	// counted against MaxEpochs; a run that MaxEpochs cuts short ends
-	// without it unless it has Final starts (cutShort). Adam, whatever
+	// score, or after 2·Polish epochs (MaxEpochs if fewer). It begins
+	// when the last start (of Restarts and Probes) ends within MaxEpochs,
+	// and its epochs are not counted against MaxEpochs; a run that
+	// MaxEpochs cuts short ends without it unless it has Final starts
+	// (cutShort). Adam, whatever
 	// the run's optimizer, is not used there: from a net that is nearly
 	// right its first steps, of the rate's size in every weight, undo it;
 	// nor are the heads' weights of the best epoch, whose gradients undid
@@ -627,7 +628,7 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 	sel.advance(set, st.cp.Restart, st.polishing(), st.cp.Epoch, trainAcc, acc, params)
 	patience, polishEnd := set.startPatience(st.cp.Restart), false
 	if st.polishing() {
-		patience, polishEnd = set.Polish, st.polishEpochs() >= 2*set.Polish
+		patience, polishEnd = set.Polish, st.polishEpochs() >= min(2*set.Polish, max(1, set.MaxEpochs))
 	}
 	switch {
 	case sel.Errors == 0 || sel.SinceBest >= patience || polishEnd:

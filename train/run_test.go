@@ -373,8 +373,9 @@ func twinEnv(t *testing.T, inits *[]int) (*nspda.Net, Env) {
 // the run without Polish; the polishing epochs, at most 2·Polish of them,
 // past MaxEpochs, run by SGD at the stochastic rate counted from their
 // first epoch, Adam's state untouched; the best weights are kept; a run
-// killed while polishing resumes to the same weights; and a run that
-// MaxEpochs cuts short of its last start does not polish.
+// killed while polishing resumes to the same weights; a run that
+// MaxEpochs cuts short of its last start does not polish; and the polish
+// takes at most MaxEpochs epochs.
 func TestPolish(t *testing.T) {
 	const lr = 0.02
 	run := func(polish, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
@@ -441,6 +442,11 @@ func TestPolish(t *testing.T) {
 	// Cut short by MaxEpochs in its last start: no polish.
 	if cut, _, _, err := run(polish, n-1, nil, 0); err != nil || len(cut.metricsLog) != n-1 || cut.cps[n-2].PolishFrom != 0 {
 		t.Errorf("a run cut at %d epochs ran %d (%v)", n-1, len(cut.metricsLog), err)
+	}
+	// A polish whose 2·Polish epochs exceed MaxEpochs ends after MaxEpochs
+	// (its patience, 50, does not run out first).
+	if long, _, _, err := run(50, n, nil, 0); err != nil || len(long.metricsLog) != 2*n {
+		t.Errorf("a polish of patience 50 with MaxEpochs %d: %d epochs in all, want %d (%v)", n, len(long.metricsLog), 2*n, err)
 	}
 }
 
