@@ -480,8 +480,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 
 // EpochBudget is the epochs a run of c may take: MaxEpochs for each size
 // it trains (Config.Size). A polishing start (Polish) may add up to
-// 2·Polish to a size, and the final starts (FinalStarts) up to MaxEpochs
-// more.
+// 2·Polish (MaxEpochs if fewer) to a size, and the final starts
+// (FinalStarts) up to MaxEpochs more.
 func (c Config) EpochBudget() int {
 	return c.MaxEpochs * len(c.sizePhases())
 }

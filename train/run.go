@@ -133,11 +133,11 @@ type Settings struct {
 	// when the last start (of Restarts and Probes) ends within MaxEpochs,
 	// and its epochs are not counted against MaxEpochs; a run that
 	// MaxEpochs cuts short ends without it unless it has Final starts
-	// (cutShort). Adam, whatever
-	// the run's optimizer, is not used there: from a net that is nearly
-	// right its first steps, of the rate's size in every weight, undo it;
-	// nor are the heads' weights of the best epoch, whose gradients undid
-	// it under SGD (docs/training.md, probe 42).
+	// (cutShort). Adam, whatever the run's optimizer, is not used there:
+	// from a net that is nearly right its first steps, of the rate's size
+	// in every weight, undo it; nor are the heads' weights of the best
+	// epoch, whose gradients undid it under SGD (docs/training.md, probe
+	// 42).
 	Polish int
 	// Final, when positive (with Patience), gives a run whose best weights
 	// are still not perfect after its last start (of Restarts and Probes),
@@ -551,9 +551,6 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			return Result{}, err
 		}
 		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && (st.cp.Restart < set.Restarts+set.Probes || st.finalDue(set)) {
-			if st.cp.Restart >= set.Restarts+set.Probes && st.cp.FinalFrom == 0 {
-				st.cp.FinalFrom = st.cp.Epoch + 1
-			}
 			if err := st.restart(env, set, fresh); err != nil {
 				return Result{}, err
 			}
@@ -628,7 +625,7 @@ func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params 
 	sel.advance(set, st.cp.Restart, st.polishing(), st.cp.Epoch, trainAcc, acc, params)
 	patience, polishEnd := set.startPatience(st.cp.Restart), false
 	if st.polishing() {
-		patience, polishEnd = set.Polish, st.polishEpochs() >= min(2*set.Polish, max(1, set.MaxEpochs))
+		patience, polishEnd = set.Polish, st.polishEpochs() >= min(2*set.Polish, set.MaxEpochs)
 	}
 	switch {
 	case sel.Errors == 0 || sel.SinceBest >= patience || polishEnd:
@@ -800,7 +797,6 @@ func (st *runState) endStarts(env Env, set Settings, fresh []byte) error {
 	if st.polishDue(set) {
 		return nil
 	}
-	st.cp.FinalFrom = st.cp.Epoch + 1
 	return st.restart(env, set, fresh)
 }
 
@@ -850,8 +846,12 @@ func (st *runState) begin(set Settings, fresh []byte) error {
 
 // restart begins the run's next start: new initial weights, a fresh
 // curriculum (from its JSON state fresh) and optimizer, and the rate's
-// factor and patience reset; the best weights so far stay.
+// factor and patience reset; the best weights so far stay. A start after
+// the Restarts and Probes is a final one, and the first marks FinalFrom.
 func (st *runState) restart(env Env, set Settings, fresh []byte) error {
+	if st.cp.Restart >= set.Restarts+set.Probes && st.cp.FinalFrom == 0 {
+		st.cp.FinalFrom = st.cp.Epoch + 1
+	}
 	st.cp.Restart++
 	if env.Init == nil {
 		return fmt.Errorf("restarts need an initializer")

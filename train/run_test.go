@@ -368,6 +368,26 @@ func twinEnv(t *testing.T, inits *[]int) (*nspda.Net, Env) {
 	return net, env
 }
 
+// twinSettings are the settings the twinEnv tests share: Adam at lr,
+// batches of 4, patience 2 and one restart.
+func twinSettings(lr float64, maxEpochs int) Settings {
+	return Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
+		Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1}
+}
+
+// twinRun runs set on a twinEnv (whose Init appends to inits), from the
+// checkpoint from (nil: a new run), cancelled after the checkpoint of
+// epoch stop (0: never); it returns the run's checkpoints and metrics,
+// its result and the net's final parameters.
+func twinRun(t *testing.T, set Settings, inits *[]int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
+	net, env := twinEnv(t, inits)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l := &cpLog{stop: stop, cancel: cancel}
+	res, err := Run(ctx, env, set, l, from)
+	return l, res, slices.Clone(net.Params()), err
+}
+
 // TestPolish: a run whose starts all end with imperfect weights (one
 // string carries both labels) polishes them: its epochs before are those of
 // the run without Polish; the polishing epochs, at most 2·Polish of them,
@@ -379,14 +399,9 @@ func twinEnv(t *testing.T, inits *[]int) (*nspda.Net, Env) {
 func TestPolish(t *testing.T) {
 	const lr = 0.02
 	run := func(polish, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
-		net, env := twinEnv(t, nil)
-		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
-			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1, Polish: polish}
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		l := &cpLog{stop: stop, cancel: cancel}
-		res, err := Run(ctx, env, set, l, from)
-		return l, res, append([]float64(nil), net.Params()...), err
+		set := twinSettings(lr, maxEpochs)
+		set.Polish = polish
+		return twinRun(t, set, nil, from, stop)
 	}
 	plain, plainRes, _, err := run(0, 50, nil, 0)
 	if err != nil {
@@ -461,14 +476,10 @@ func TestFinalStarts(t *testing.T) {
 	const lr = 0.02
 	run := func(final, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, []int, error) {
 		var inits []int
-		net, env := twinEnv(t, &inits)
-		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
-			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: 1, Polish: 3, Final: final}
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		l := &cpLog{stop: stop, cancel: cancel}
-		res, err := Run(ctx, env, set, l, from)
-		return l, res, append([]float64(nil), net.Params()...), inits, err
+		set := twinSettings(lr, maxEpochs)
+		set.Polish, set.Final = 3, final
+		l, res, params, err := twinRun(t, set, &inits, from, stop)
+		return l, res, params, inits, err
 	}
 	plain, plainRes, _, _, err := run(0, 30, nil, 0)
 	if err != nil {
@@ -538,54 +549,46 @@ func TestFinalStarts(t *testing.T) {
 // there.
 func TestFinalCut(t *testing.T) {
 	const lr, restarts, final, polish = 0.02, 4, 3, 3
-	var params []float64
-	resume := func(polish, final, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []int, error) {
+	resume := func(polish, final, maxEpochs int, from *Checkpoint, stop int) (*cpLog, Result, []float64, []int, error) {
 		var inits []int
-		net, env := twinEnv(t, &inits)
-		set := Settings{Estimator: &BPTT{}, Curriculum: &phases{n: 100}, Refine: 1, MaxEpochs: maxEpochs,
-			Schedule: Schedule{LR0: lr}, Optimizer: "adam", Batch: 4, Seed: 3, Patience: 2, Restarts: restarts,
-			Polish: polish, Final: final}
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		l := &cpLog{stop: stop, cancel: cancel}
-		res, err := Run(ctx, env, set, l, from)
-		params = append(params[:0], net.Params()...)
-		return l, res, inits, err
+		set := twinSettings(lr, maxEpochs)
+		set.Restarts, set.Polish, set.Final = restarts, polish, final
+		l, res, params, err := twinRun(t, set, &inits, from, stop)
+		return l, res, params, inits, err
 	}
-	run := func(polish, final, maxEpochs int) (*cpLog, Result, []int) {
-		l, res, inits, err := resume(polish, final, maxEpochs, nil, 0)
+	run := func(polish, final, maxEpochs int) (*cpLog, Result, []float64, []int) {
+		l, res, params, inits, err := resume(polish, final, maxEpochs, nil, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return l, res, inits
+		return l, res, params, inits
 	}
 	// The cut: the epoch after start 1's first, so that starts 2… are
 	// never taken and the final starts have room for more than one.
-	whole, _, _ := run(0, 0, 500)
+	whole, _, _, _ := run(0, 0, 500)
 	cut := slices.IndexFunc(whole.cps, func(c *Checkpoint) bool { return c.Restart == 1 }) + 2
 	if cut < 2 || whole.cps[cut-1].Restart != 1 {
 		t.Fatalf("start 1 has no second epoch (%d epochs in all): the test checks nothing", len(whole.cps))
 	}
 	for _, polish := range []int{polish, 0} {
-		plain, plainRes, plainInits := run(polish, 0, cut)
+		plain, plainRes, _, plainInits := run(polish, 0, cut)
 		if len(plain.metricsLog) != cut || plainRes.SelectErrors == 0 || !slices.Equal(plainInits, []int{1}) {
 			t.Fatalf("polish %d: the run without final starts ran %d epochs (want %d), score %v, starts %v",
 				polish, len(plain.metricsLog), cut, plainRes.SelectErrors, plainInits)
 		}
-		l, res, inits := run(polish, final, cut)
+		l, res, params, inits := run(polish, final, cut)
 		m := len(l.metricsLog)
 		t.Logf("polish %d: cut at epoch %d, %d epochs in all, starts %v, scores %v, %v", polish, cut, m, inits, plainRes.SelectErrors, res.SelectErrors)
 		if m <= cut {
 			t.Errorf("polish %d: the run ended at the cut (%d epochs)", polish, m)
 			continue
 		}
-		got := slices.Clone(params)
 		// Killed at the cut, and resumed.
-		killed, _, _, err := resume(polish, final, cut, nil, cut)
+		killed, _, _, _, err := resume(polish, final, cut, nil, cut)
 		if err == nil {
 			t.Fatal("the run was not cancelled")
 		}
-		if _, res2, _, err := resume(polish, final, cut, killed.cps[cut-1], 0); err != nil || res2 != res || !slices.Equal(params, got) {
+		if _, res2, params2, _, err := resume(polish, final, cut, killed.cps[cut-1], 0); err != nil || res2 != res || !slices.Equal(params2, params) {
 			t.Errorf("polish %d: the run resumed at the cut differs (%v; results %+v, %+v)", polish, err, res2, res)
 		}
 		a, _ := json.Marshal(l.metricsLog[:cut])
