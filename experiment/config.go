@@ -120,6 +120,10 @@ type Config struct {
 	// train.Settings.Final). With the size rule "both" only the wide size
 	// has them.
 	FinalStarts int `json:"final_starts,omitempty"`
+	// FinalNeutralWeight, when positive, weighs the neutral-symbol prior
+	// on the final starts instead of NeutralWeight (needs both;
+	// train.Objective.FinalNeutralWeight).
+	FinalNeutralWeight float64 `json:"final_neutral_weight,omitempty"`
 	// Restarts starts a run whose best weights are not perfect again from
 	// new weights when its patience runs out, up to Restarts times (needs
 	// Patience); the best over every start is kept.
@@ -302,6 +306,9 @@ func Recipe(name string) (Config, error) {
 		// to 12 more long starts, each holding a symbol at the no-op in
 		// turn (probe 44).
 		c.FinalStarts = 12
+		// The final starts lean three times harder on the neutral prior
+		// (probe 46).
+		c.FinalNeutralWeight = 3
 		// And measured on them, beside the paper's sets: edit960 is
 		// beyond every length that training or selection sees.
 		c.Tests = append(slices.Clone(c.Tests), "edit60", "edit960")
@@ -470,6 +477,8 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("--neutral-weight needs --patience and --restarts (the first start has no neutral symbol)")
 	case c.NeutralPatience < 0 || c.NeutralPatience > 0 && c.NeutralWeight == 0:
 		return fmt.Errorf("--neutral-patience needs --neutral-weight, and must be at least 0")
+	case !finite(c.FinalNeutralWeight) || c.FinalNeutralWeight < 0 || c.FinalNeutralWeight > 0 && (c.NeutralWeight == 0 || c.FinalStarts == 0):
+		return fmt.Errorf("--final-neutral-weight needs --neutral-weight and --final-starts, and must be at least 0")
 	case c.NeutralTwoSided && c.NeutralWeight == 0:
 		return fmt.Errorf("--neutral-two-sided needs --neutral-weight")
 	case c.NeutralTwoSided && (c.Option("soft_stack") == true || c.Option("no_read_grad") == true):
@@ -495,7 +504,7 @@ func (c Config) sizePhases() []Config {
 	}
 	small, wide := c, c
 	small.Size, wide.Size = "small", "wide"
-	small.FinalStarts = 0 // the last size's
+	small.FinalStarts, small.FinalNeutralWeight = 0, 0 // the last size's
 	return []Config{small, wide}
 }
 

@@ -3,6 +3,7 @@ package experiment
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -760,9 +761,12 @@ func TestFinalStarts(t *testing.T) {
 	if err := c.Validate(); err != nil || c.FinalStarts != 12 {
 		t.Fatalf("default recipe: final starts %d (%v), want 12", c.FinalStarts, err)
 	}
+	if c.FinalNeutralWeight != 3 {
+		t.Errorf("default recipe: final starts' neutral weight %g, want 3", c.FinalNeutralWeight)
+	}
 	for _, r := range []string{"paper", "data", "action"} {
-		if p, _ := Recipe(r); p.FinalStarts != 0 {
-			t.Errorf("recipe %s has final starts (%d)", r, p.FinalStarts)
+		if p, _ := Recipe(r); p.FinalStarts != 0 || p.FinalNeutralWeight != 0 {
+			t.Errorf("recipe %s has final starts (%d, weight %g)", r, p.FinalStarts, p.FinalNeutralWeight)
 		}
 	}
 	ph := c.sizePhases()
@@ -788,5 +792,20 @@ func TestFinalStarts(t *testing.T) {
 		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--final-starts") {
 			t.Errorf("final starts %d, patience %d: %v", b.FinalStarts, b.Patience, err)
 		}
+	}
+	for _, bad := range []func(*Config){
+		func(c *Config) { c.FinalNeutralWeight = -1 },
+		func(c *Config) { c.FinalNeutralWeight = math.NaN() },
+		func(c *Config) { c.FinalStarts = 0 },
+		func(c *Config) { c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false },
+	} {
+		b := c
+		bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--final-neutral-weight") {
+			t.Errorf("final neutral weight %g, final starts %d, neutral weight %g: %v", b.FinalNeutralWeight, b.FinalStarts, b.NeutralWeight, err)
+		}
+	}
+	if ph[0].FinalNeutralWeight != 0 || ph[1].FinalNeutralWeight != 3 {
+		t.Errorf("size phases' final neutral weights %g, %g; want 0, 3", ph[0].FinalNeutralWeight, ph[1].FinalNeutralWeight)
 	}
 }

@@ -497,7 +497,7 @@ func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
 	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 && cfg.EconomyWeight == 0 && cfg.NeutralWeight == 0 {
 		return nil
 	}
-	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, EconomyWeight: cfg.EconomyWeight, NeutralWeight: cfg.NeutralWeight}
+	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, EconomyWeight: cfg.EconomyWeight, NeutralWeight: cfg.NeutralWeight, FinalNeutralWeight: cfg.FinalNeutralWeight}
 	if cfg.NextWeight > 0 {
 		obj.Next = train.NewHead(L+1, S, 0.1, rng)
 	}

@@ -443,15 +443,28 @@ func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	}))
 }
 
-// preFinal is the default recipe before probe 44 (docs/training.md): no
-// final starts. Rows measured before it keep it, and so their stored runs.
-func preFinal(edit func(c *experiment.Config)) func(c *experiment.Config) {
+// preFinalWeight is the default recipe before probe 46 (docs/training.md):
+// the final starts weigh the neutral prior as the other starts do. Rows
+// measured before it keep it, and so their stored runs.
+func preFinalWeight(edit func(c *experiment.Config)) func(c *experiment.Config) {
 	return func(c *experiment.Config) {
-		c.FinalStarts = 0
+		c.FinalNeutralWeight = 0
 		if edit != nil {
 			edit(c)
 		}
 	}
+}
+
+// preFinal is the default recipe before probe 44 (docs/training.md): no
+// final starts (preFinalWeight). Rows measured before it keep it, and so
+// their stored runs.
+func preFinal(edit func(c *experiment.Config)) func(c *experiment.Config) {
+	return preFinalWeight(func(c *experiment.Config) {
+		c.FinalStarts = 0
+		if edit != nil {
+			edit(c)
+		}
+	})
 }
 
 // prePolish is the default recipe before probe 42 (docs/training.md): no
@@ -512,6 +525,9 @@ var learningRecipes = []learningRecipe{
 	// The comparison table's NSPDA rows: their stored runs serve here.
 	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
 	{"default (PDA targets)", "default", nil, ""},
+	// The default before its final starts leaned harder on the neutral
+	// prior (docs/training.md, probe 46), with its stored runs.
+	{"default before probe 46", "default", preFinalWeight(nil), ""},
 	// The default before its final starts (docs/training.md, probe 44),
 	// with its stored runs.
 	{"default before probe 44", "default", preFinal(nil), ""},
@@ -601,7 +617,8 @@ func learningTable(opt GridOptions) *Table {
 			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
 			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(2,6) at both orders (the paper's third-order rule), and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both); " +
 			"the long starts other than 0, L+1, … each pull one input symbol in turn towards the no-op, with a patience of 50 epochs of their own and the read's two-sided derivative (--neutral-weight 1 --neutral-patience 50 --neutral-two-sided); " +
-			"500 members and 500 strings one symbol inserted into or deleted from a member, of lengths 1–21, beside the training set, and 200 + 200 of lengths 22–100 beside the select set (--edits 500); when no start ends perfect, one more start from the best weights by SGD (--polish 50; at the wide size also when its 1500 epochs end first), and if that fails at the wide size, up to 12 final long starts, each holding a symbol at the no-op in turn (--final-starts 12); its runs also report edit60 and edit960, not shown here (docs/results.md)). " +
+			"500 members and 500 strings one symbol inserted into or deleted from a member, of lengths 1–21, beside the training set, and 200 + 200 of lengths 22–100 beside the select set (--edits 500); when no start ends perfect, one more start from the best weights by SGD (--polish 50; at the wide size also when its 1500 epochs end first), and if that fails at the wide size, up to 12 final long starts, each holding a symbol at the no-op in turn with the prior weighted 3 (--final-starts 12 --final-neutral-weight 3); its runs also report edit60 and edit960, not shown here (docs/results.md)). " +
+			"\"default before probe 46\": the default with the final starts' prior weighted 1, as the other starts' (no run of the default reaches them, so these runs are byte for byte the default's but for their wall seconds: the default's were measured beside up to three other runs on the two cores, about twice as slow). " +
 			"\"default before probe 44\": the default without the final starts (no run of the default reaches them, so these runs are byte for byte the default's but for their wall seconds; all default rows below lack them too). " +
 			"\"default before probe 42\": the default without the polish (no run of the default reaches it, so these runs are byte for byte the default's but for their wall seconds; all default rows below lack it too). " +
 			"\"default before probe 41\": the default without the edits (all default rows below lack them too). " +

@@ -30,12 +30,16 @@ import (
 // one symbol: a start of a run (the trainer calls SetNeutral; Settings.
 // NeutralSymbols) pulls the action neurons towards the no-op at every step
 // of one input symbol, or of none, so that the long starts try, in turn,
-// each symbol as one that leaves the stack alone.
+// each symbol as one that leaves the stack alone. FinalNeutralWeight, when
+// positive, replaces NeutralWeight on a run's final starts (SetFinal), its
+// last resort, which lean harder on the prior.
 type Objective struct {
 	Next, LM                           *Head
 	NextWeight, LMWeight, ActionWeight float64
 	EconomyWeight, NeutralWeight       float64
-	neutral                            int // the current start's neutral symbol plus one (0: none)
+	FinalNeutralWeight                 float64
+	neutral                            int  // the current start's neutral symbol plus one (0: none)
+	final                              bool // the current start is a final one
 }
 
 // NeutralSymbol is start r's neutral symbol for an alphabet of L symbols
@@ -51,6 +55,22 @@ func (o *Objective) SetNeutral(sym int) {
 	if o != nil {
 		o.neutral = sym + 1
 	}
+}
+
+// SetFinal says whether the current start is a final one
+// (FinalNeutralWeight); it does nothing on a nil Objective.
+func (o *Objective) SetFinal(on bool) {
+	if o != nil {
+		o.final = on
+	}
+}
+
+// neutralWeight is the current start's weight of the neutral prior.
+func (o *Objective) neutralWeight() float64 {
+	if o.final && o.FinalNeutralWeight > 0 {
+		return o.FinalNeutralWeight
+	}
+	return o.NeutralWeight
 }
 
 // Head is a linear read-out of the recurrent state: C logits from S state
@@ -203,7 +223,8 @@ func (o *Objective) actionAt(ex Example, t, it int) bool {
 // actionTarget is the action loss's target operation and weight at
 // iteration it of input t, and whether it has one: on the first iteration
 // of a symbol, the PDA's operation where ex has one (weight ActionWeight),
-// else the no-op on the start's neutral symbol (weight NeutralWeight), else
+// else the no-op on the start's neutral symbol (weight NeutralWeight, or
+// FinalNeutralWeight on a final start), else
 // the no-op of the economy prior (weight EconomyWeight) on every input
 // symbol (the end marker moves no stack).
 func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on bool) {
@@ -213,7 +234,7 @@ func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on b
 	case o.ActionWeight != 0 && t < len(ex.Ops) && ex.Ops[t] >= 0:
 		return int(ex.Ops[t]), o.ActionWeight, true
 	case o.NeutralWeight != 0 && t < len(ex.Syms) && ex.Syms[t] == o.neutral-1:
-		return int(grammar.Noop), o.NeutralWeight, true
+		return int(grammar.Noop), o.neutralWeight(), true
 	case o.EconomyWeight != 0 && t < len(ex.Syms):
 		return int(grammar.Noop), o.EconomyWeight, true
 	}

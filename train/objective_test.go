@@ -342,6 +342,24 @@ func TestNeutralTarget(t *testing.T) {
 			t.Errorf("the prior alone, input %d (symbol %d): term %v, want %v", i, ex.Syms[i], on, want)
 		}
 	}
+	// On a final start, FinalNeutralWeight (when positive) weighs the
+	// prior instead; the other terms keep their weights.
+	obj.SetNeutral(0)
+	for _, c := range []struct {
+		finalW float64
+		final  bool
+		want   float64
+	}{{1.5, true, 1.5}, {1.5, false, 0.5}, {0, true, 0.5}} {
+		obj.FinalNeutralWeight = c.finalW
+		obj.SetFinal(c.final)
+		if _, w, _ := obj.actionTarget(ex, 2, 0); w != c.want {
+			t.Errorf("FinalNeutralWeight %g, final %v: the prior's weight %g, want %g", c.finalW, c.final, w, c.want)
+		}
+		if _, w, _ := obj.actionTarget(ex, 0, 0); w != 2 {
+			t.Errorf("FinalNeutralWeight %g, final %v: the action loss's weight %g, want 2", c.finalW, c.final, w)
+		}
+	}
 	var none *Objective
 	none.SetNeutral(0) // a nil objective: nothing to set, no panic
+	none.SetFinal(true)
 }

@@ -637,6 +637,44 @@ func TestFinalSymbols(t *testing.T) {
 	}
 }
 
+// TestFinalNeutralWeight: FinalNeutralWeight weighs the neutral prior on
+// the final starts only. Equal to NeutralWeight it changes nothing; larger,
+// it leaves every epoch before the first final start as it was and changes
+// the epochs of the final starts.
+func TestFinalNeutralWeight(t *testing.T) {
+	run := func(final float64) *cpLog {
+		_, env := twinEnv(t, nil)
+		env.Obj = &Objective{NeutralWeight: 0.5, FinalNeutralWeight: final}
+		set := twinSettings(0.02, 30)
+		set.Polish, set.Final, set.NeutralSymbols = 3, 3, 2
+		l := &cpLog{}
+		if _, err := Run(context.Background(), env, set, l, nil); err != nil {
+			t.Fatal(err)
+		}
+		return l
+	}
+	base, same, more := run(0), run(0.5), run(3)
+	from := base.cps[len(base.cps)-1].FinalFrom
+	if from == 0 || more.cps[len(more.cps)-1].FinalFrom != from {
+		t.Fatalf("final starts from epoch %d and %d: the test checks nothing", from, more.cps[len(more.cps)-1].FinalFrom)
+	}
+	a, _ := json.Marshal(base.metricsLog)
+	b, _ := json.Marshal(same.metricsLog)
+	if string(a) != string(b) {
+		t.Error("FinalNeutralWeight equal to NeutralWeight changed the run")
+	}
+	a, _ = json.Marshal(base.metricsLog[:from-1])
+	b, _ = json.Marshal(more.metricsLog[:from-1])
+	if string(a) != string(b) {
+		t.Error("FinalNeutralWeight changed the epochs before the final starts")
+	}
+	a, _ = json.Marshal(base.metricsLog[from-1])
+	b, _ = json.Marshal(more.metricsLog[from-1])
+	if string(a) == string(b) {
+		t.Errorf("FinalNeutralWeight 3 left the first final epoch (%d) as it was", from)
+	}
+}
+
 // counted is a curriculum that counts its epochs in its JSON state.
 type counted struct{ Done int }
 

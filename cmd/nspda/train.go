@@ -158,6 +158,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.StringVar(&cfg.SelectData, "select", cfg.SelectData, "with --data: the file of longer strings to select weights on (--patience)")
 	f.StringSliceVar(&cfg.TestData, "test", cfg.TestData, "with --data: test files (repeat or comma-separate); errors are reported per file and per length band")
 	f.StringVar(&cfg.Alphabet, "alphabet", cfg.Alphabet, "with --data: the alphabet in order (default: every symbol of the files, sorted)")
+	f.Float64Var(&cfg.FinalNeutralWeight, "final-neutral-weight", cfg.FinalNeutralWeight, "with --neutral-weight and --final-starts: the neutral prior's weight on the final starts (0: --neutral-weight)")
 	f.IntVar(&cfg.FinalStarts, "final-starts", cfg.FinalStarts, "with --patience: when the run's weights are still not perfect after its starts (or --max-epochs) and the polish (of the wide size, with --size both), up to this many more long starts, each holding a symbol at the no-op in turn (0: off)")
 	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
 	f.IntVar(&cfg.Probes, "probes", cfg.Probes, "with --patience: short starts after the --restarts long ones (for a policy a start finds at once or never)")
@@ -297,6 +298,9 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	}
 	if !changed("final-starts") && cfg.Patience == 0 {
 		cfg.FinalStarts = 0 // and so do its final starts
+	}
+	if !changed("final-neutral-weight") && (cfg.NeutralWeight == 0 || cfg.FinalStarts == 0) {
+		cfg.FinalNeutralWeight = 0 // and their prior's weight with them
 	}
 	if !changed("neutral-two-sided") && cfg.NeutralTwoSided && (cfg.Option("soft_stack") == true || cfg.Option("no_read_grad") == true) {
 		cfg.NeutralTwoSided = false

@@ -88,6 +88,11 @@ func TestTrainRecipeGivesWay(t *testing.T) {
 		if cfg.Polish != tc.polish || cfg.FinalStarts != tc.final {
 			t.Errorf("%v: polish %d, final starts %d; want %d, %d", tc.args, cfg.Polish, cfg.FinalStarts, tc.polish, tc.final)
 		}
+		// The final starts' weight of the neutral prior goes with the
+		// prior or the final starts.
+		if w, want := cfg.FinalNeutralWeight, tc.neutral && tc.final > 0; (w > 0) != want {
+			t.Errorf("%v: final starts' neutral weight %g, want one: %v", tc.args, w, want)
+		}
 	}
 }
 
