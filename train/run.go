@@ -444,7 +444,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			lr *= sel.LRFactor
 		}
 		env.Obj.SetNeutral(st.neutral(set))
-		env.Obj.SetFinal(set.final(st.cp.Restart) && !st.polishing())
+		env.Obj.SetFinal(set.final(st.cp.Restart)) // the polish is start Restarts+Probes or earlier: never final
 		if ts, ok := env.Net.(TwoSider); ok && set.NeutralTwoSided {
 			ts.SetTwoSided(!st.polishing() && set.neutralTwo(st.cp.Restart))
 		}
