@@ -139,7 +139,7 @@ func FairRecipe(modelName, grammar string, order int, rounding bool) experiment.
 	// takes the default's probes since: docs/training.md, probes 36 and
 	// 38).
 	c.SelectMax = 0
-	noProbes(nil)(&c)
+	c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
 	return c.Normalize()
 }
 
