@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -41,7 +42,9 @@ type learningRow struct {
 // settings cannot make a configuration is a bug of the file, not of input.
 func learningRows() []learningRow {
 	var rows []learningRow
-	if err := json.Unmarshal(learningJSON, &rows); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(learningJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rows); err != nil {
 		panic(fmt.Sprintf("learning.json: %v", err))
 	}
 	for _, r := range rows {
