@@ -6,14 +6,17 @@ import (
 )
 
 // TestLengthsHeat: the comparison table, with its 18 rows a language, and
-// the learning table, with 12, are drawn as heat maps; the noise table's 4
-// rows stay curves; a cell with no finished run prints as "–".
+// the learning history, with 33, are drawn as heat maps; the noise table's
+// 4 rows and the learning table's 8 stay curves; a cell with no finished
+// run prints as "–".
 func TestLengthsHeat(t *testing.T) {
 	comparison, _ := Grid("comparison", GridOptions{Seeds: 1})
+	history, _ := Grid("learning-history", GridOptions{Seeds: 1})
 	learning, _ := Grid("learning", GridOptions{Seeds: 1})
 	noise, _ := Grid("noise", GridOptions{Seeds: 1})
-	if !manyRows(comparison) || !manyRows(learning) || manyRows(noise) {
-		t.Fatalf("manyRows: comparison %v, learning %v, noise %v", manyRows(comparison), manyRows(learning), manyRows(noise))
+	if !manyRows(comparison) || !manyRows(history) || manyRows(learning) || manyRows(noise) {
+		t.Fatalf("manyRows: comparison %v, learning history %v, learning %v, noise %v",
+			manyRows(comparison), manyRows(history), manyRows(learning), manyRows(noise))
 	}
 	bins := LengthBins(true)
 	f, err := lengthsHeatFigure(comparison, map[string]*LengthErrors{}, bins)

@@ -49,6 +49,12 @@ type Table struct {
 	Cells   [][]Cell // [row][column]
 	Budgets string   // the runs' budgets and final weights, when they are not the paper's (Provenance.Budgets)
 	Options GridOptions
+	// Glance, if set, makes the at-a-glance table compact: one column per
+	// language, its runs exact of n and the mean of this metric (nil: every
+	// column, the mean and the paper's number).
+	Glance *Metric
+	// Legend says what each row is, as a list after the tables.
+	Legend []string
 	// source makes the table's results now (nil: the store's finished
 	// runs, StoreSource). A table with a source of its own trains nothing:
 	// the programmed table's networks are compiled and evaluated in memory.
@@ -80,7 +86,7 @@ type Cell struct {
 
 // Names lists the tables `nspda repro` knows, in the paper's order.
 func Names() []string {
-	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "fair"}
+	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "learning-history", "fair"}
 }
 
 // Grid returns the named table with its runs.
@@ -91,7 +97,7 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 	build := map[string]func(GridOptions) *Table{
 		"hints": hintsTable, "incremental": incrementalTable, "noise": noiseTable,
 		"comparison": comparisonTable, "programmed": programmedTable, "algorithms": algorithmsTable,
-		"learning": learningTable, "fair": fairTable,
+		"learning": learningTable, "learning-history": learningHistoryTable, "fair": fairTable,
 	}[name]
 	if build == nil {
 		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(Names(), ", "))
@@ -398,269 +404,6 @@ func programmedTable(opt GridOptions) *Table {
 			cells = append(cells, Cell{Configs: cfgs, Metric: Metric{Kind: TestError, Set: set}, Paper: paperAt(paperProgrammed, label, ci)})
 		}
 		t.Cells = append(t.Cells, cells)
-	}
-	return t
-}
-
-// learningRecipe is a row of the learning table.
-type learningRecipe struct {
-	label string
-	// recipe is the experiment.Recipe the row trains (learningBase); ""
-	// is the comparison table's NSPDA row (base), whose stored runs serve.
-	recipe string
-	// edit, if set, changes the recipe's configuration.
-	edit func(c *experiment.Config)
-	// thirdOnly: the row has no second-order line, whose runs would be
-	// another row's (why).
-	thirdOnly string
-}
-
-// config is the row's configuration for one grammar and order.
-func (r learningRecipe) config(opt GridOptions, grammar string, order int) experiment.Config {
-	if r.recipe == "" {
-		c := base(opt, "nspda", grammar, order)
-		if r.edit != nil {
-			r.edit(&c)
-		}
-		return c
-	}
-	if r.edit == nil {
-		return learningBase(opt, r.recipe, grammar, order)
-	}
-	return learningBase(opt, r.recipe, grammar, order, r.edit)
-}
-
-// longStarts is the default's start schedule before it took the probes:
-// nine long starts and no short ones, at most 400 epochs, selection on
-// 22–40, J by the wide rule. Rows measured before then keep it, and so
-// their stored runs.
-func longStarts(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return noProbes(preNeutral(func(c *experiment.Config) {
-		c.SelectMax, c.Size = 0, "wide"
-		if edit != nil {
-			edit(c)
-		}
-	}))
-}
-
-// preFinalWeight is the default recipe before probe 46 (docs/training.md):
-// the final starts weigh the neutral prior as the other starts do. Rows
-// measured before it keep it, and so their stored runs.
-func preFinalWeight(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return func(c *experiment.Config) {
-		c.FinalNeutralWeight = 0
-		if edit != nil {
-			edit(c)
-		}
-	}
-}
-
-// preFinal is the default recipe before probe 44 (docs/training.md): no
-// final starts (preFinalWeight). Rows measured before it keep it, and so
-// their stored runs.
-func preFinal(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return preFinalWeight(func(c *experiment.Config) {
-		c.FinalStarts = 0
-		if edit != nil {
-			edit(c)
-		}
-	})
-}
-
-// prePolish is the default recipe before probe 42 (docs/training.md): no
-// polishing start, and no final starts (preFinal). Rows measured before it
-// keep it, and so their stored runs.
-func prePolish(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return preFinal(func(c *experiment.Config) {
-		c.Polish = 0
-		if edit != nil {
-			edit(c)
-		}
-	})
-}
-
-// preEdits is the default recipe before probe 41 (docs/training.md): no
-// one-edit neighbours in the training and select sets, and only the
-// paper's test sets, and no polish (prePolish). Rows measured before it
-// keep it, and so their stored runs.
-func preEdits(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return prePolish(func(c *experiment.Config) {
-		c.Edits, c.Tests = 0, experiment.Defaults().Tests
-		if edit != nil {
-			edit(c)
-		}
-	})
-}
-
-// preNeutral is the default recipe before probe 40 (docs/training.md):
-// no neutral-symbol starts (and no two-sided derivative in them), and no
-// edits (preEdits). Rows measured before it keep it, and so their stored
-// runs.
-func preNeutral(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return preEdits(func(c *experiment.Config) {
-		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 0, 0, false
-		if edit != nil {
-			edit(c)
-		}
-	})
-}
-
-// noProbes is a start schedule without the probes: the nine long starts
-// alone, at most 400 epochs a size; the default's before probe 18
-// (longStarts), the data recipe's before probe 38 (docs/training.md) and
-// the fair grid's. Rows and grids measured with it keep it, and so their
-// stored runs.
-func noProbes(edit func(c *experiment.Config)) func(c *experiment.Config) {
-	return func(c *experiment.Config) {
-		c.Probes, c.ProbePatience, c.MaxEpochs = 0, 0, 400
-		if edit != nil {
-			edit(c)
-		}
-	}
-}
-
-// learningRecipes are the rows of the learning table: what each recipe
-// knows of the automaton, as its row label says.
-var learningRecipes = []learningRecipe{
-	// The comparison table's NSPDA rows: their stored runs serve here.
-	{"paper", "", func(c *experiment.Config) { c.Noise = RegNoise }, ""},
-	{"default (PDA targets)", "default", nil, ""},
-	// The default before its final starts leaned harder on the neutral
-	// prior (docs/training.md, probe 46), with its stored runs.
-	{"default before probe 46", "default", preFinalWeight(nil), ""},
-	// The default before its final starts (docs/training.md, probe 44),
-	// with its stored runs.
-	{"default before probe 44", "default", preFinal(nil), ""},
-	// The default before its polishing start (docs/training.md, probe
-	// 42), with its stored runs.
-	{"default before probe 42", "default", prePolish(nil), ""},
-	// The default before it took one-edit neighbours of members into its
-	// training and select sets (docs/training.md, probe 41), with its
-	// stored runs.
-	{"default before probe 41", "default", preEdits(nil), ""},
-	// The default before its neutral-symbol starts and two-sided read
-	// derivative (docs/training.md, probe 40), with its stored runs; the
-	// default rows below are older still, and have neither.
-	{"default before probe 40", "default", preNeutral(nil), ""},
-	// The default before it selected on lengths up to 100 and took 200
-	// probes (docs/training.md, probe 20).
-	// The default before it tried the paper's size first (probe 22).
-	// At second order its runs are the default's before it drew the small
-	// size first there (probe 23).
-	{"default, the wide size rule", "default", preNeutral(func(c *experiment.Config) { c.Size = "wide" }), ""},
-	{"default, select ≤ 40, 100 probes", "default", preNeutral(func(c *experiment.Config) {
-		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax, c.Size = 100, 3, 1000, 0, "wide"
-	}), ""},
-	// The default before it took the probes.
-	{"default, 9 long starts (no probes)", "default", longStarts(nil), ""},
-	// Many short starts (docs/training.md, probe 15): measured beside the
-	// default, not made it.
-	{"default, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
-		c.Patience, c.Restarts = 5, 40
-	}), ""},
-	// The default recipe before it drew J by the wide rule.
-	{"default, the paper's size rule", "default", longStarts(func(c *experiment.Config) { c.Size = "" }),
-		"the \"default, 9 long starts\" M1 runs: at second order the paper's size rule is the wide one"},
-	// Long starts that end on their own stall, not on the best of all
-	// starts (docs/training.md, probe 32): measured beside the default.
-	{"default, own patience", "default", preNeutral(func(c *experiment.Config) { c.OwnPatience = true }), ""},
-	{"data-only", "data", nil, ""},
-	// The data recipe before it took the default's probes
-	// (docs/training.md, probe 38), with its stored runs; the rows below
-	// have no probes either.
-	{"data-only, no probes", "data", noProbes(nil), ""},
-	// The data recipe before it selected on lengths up to 200
-	// (docs/training.md, probe 36), with its stored runs; the rows
-	// below are older still, and selected on 22–40 too.
-	{"data-only, select ≤ 40", "data", noProbes(func(c *experiment.Config) { c.SelectMax = 0 }), ""},
-	// The data recipe before it took the default's size rule, the small
-	// size first (training.md, probe 24), with its stored runs.
-	{"data-only, the wide size rule", "data", noProbes(func(c *experiment.Config) { c.Size, c.SelectMax = "wide", 0 }), ""},
-	// The data recipe before it alternated stacks (and drew J by the wide
-	// rule): its stored runs keep their keys.
-	{"data-only, digital stack only", "data", noProbes(func(c *experiment.Config) {
-		setOpts(c, "soft_stack", false, "soft_alternate", false)
-		c.Size, c.SelectMax = "", 0
-	}), ""},
-	{"default + action loss", "default", longStarts(func(c *experiment.Config) { c.ActionWeight = 1 }), ""},
-	{"default + action loss, 41 short starts (patience 5)", "default", longStarts(func(c *experiment.Config) {
-		c.ActionWeight, c.Patience, c.Restarts = 1, 5, 40
-	}), ""},
-	// The action recipe: the action row with M + U(2,6) state neurons at
-	// both orders (its third-order runs are the row's before the default
-	// took the wide size rule).
-	{"action recipe", "action", nil, ""},
-}
-
-// learningBase is a recipe for one grammar and order, changed by mods, with
-// the estimator named and the options' budgets.
-func learningBase(opt GridOptions, recipe, grammar string, order int, mods ...func(*experiment.Config)) experiment.Config {
-	c, _ := experiment.Recipe(recipe)
-	c.Grammar = grammar
-	setOpts(&c, "order", order)
-	for _, m := range mods {
-		m(&c)
-	}
-	c.Algo = c.Algorithm()
-	opt.budget(&c)
-	return c.Normalize()
-}
-
-func learningTable(opt GridOptions) *Table {
-	t := &Table{
-		Name:  "learning",
-		Title: "What makes the NSPDA learn: each recipe on every language (M1 = 2nd order, M2 = 3rd order)",
-		Budgets: "the paper rows: the paper's budgets (at most 500 epochs), each run's weights of its last epoch (Algorithm 1); " +
-			"the other rows: at most 400 epochs (the default rows and data-only: 1500 for each size; \"default, select ≤ 40, 100 probes\": 1000), each run's weights selected on the training and select sets (--patience)",
-		About: "paper: the comparison table's NSPDA rows (Hint #2, 2-IL, SGD, the copied label of eq. 6, noise regularizer at " +
-			fmt.Sprint(RegNoise) + "%). default: nspda train's default recipe (no hints; per-step viability and next-symbol-set targets " +
-			"from the PDA; Adam 0.01, batch 16, norm clip 5; standard curriculum; selection on lengths 22–100 with patience 20 and " +
-			"up to 8 restarts, then up to 200 short starts of patience 3, at most 1500 epochs; J = M + U(2,6) at both orders (the paper's third-order rule), and only if no start passes selection the whole schedule again with J = M + U(12,29) (--size both); " +
-			"the long starts other than 0, L+1, … each pull one input symbol in turn towards the no-op, with a patience of 50 epochs of their own and the read's two-sided derivative (--neutral-weight 1 --neutral-patience 50 --neutral-two-sided); " +
-			"500 members and 500 strings one symbol inserted into or deleted from a member, of lengths 1–21, beside the training set, and 200 + 200 of lengths 22–100 beside the select set (--edits 500); when no start ends perfect, one more start from the best weights by SGD (--polish 50; at the wide size also when its 1500 epochs end first), and if that fails at the wide size, up to 12 final long starts, each holding a symbol at the no-op in turn with the prior weighted 3 (--final-starts 12 --final-neutral-weight 3); its runs also report edit60 and edit960, not shown here (docs/results.md)). " +
-			"\"default before probe 46\": the default with the final starts' prior weighted 1, as the other starts' (no run of the default reaches them, so these runs are byte for byte the default's but for their wall seconds: the default's were measured beside up to three other runs on the two cores, about twice as slow). " +
-			"\"default before probe 44\": the default without the final starts (no run of the default reaches them, so these runs are byte for byte the default's but for their wall seconds; all default rows below lack them too). " +
-			"\"default before probe 42\": the default without the polish (no run of the default reaches it, so these runs are byte for byte the default's but for their wall seconds; all default rows below lack it too). " +
-			"\"default before probe 41\": the default without the edits (all default rows below lack them too). " +
-			"\"default before probe 40\": the default without the edits and the neutral-symbol starts (all default rows below lack them too). " +
-			"\"default, the wide size rule\": the default before it tried the small size first (J = M + U(12,29) at both orders; at second order the default until it drew the small size first there too). " +
-			"\"default, select ≤ 40, 100 probes\": the default before it selected on lengths up to 100 (selection on 22–40, up to 100 short starts, at most 1000 epochs). " +
-			"\"default, 9 long starts (no probes)\": the default before it took the short starts (selection on 22–40, at most 400 epochs); the other default rows keep that schedule. data-only: --recipe data, only what the strings tell (the paper's per-step copied label and the language-model " +
-			"head; no PDA targets, no hints), the starts alternating between the digital and the superposition stack, J as the default's (--size both), selection on lengths 22–200 (--select-max 200), " +
-			"the default's start schedule (up to 200 short starts after the long ones, at most 1500 epochs a size). " +
-			"\"data-only, no probes\": the data recipe before it took the probes (the nine long starts alone, at most 400 epochs; the data rows below have no probes either). " +
-			"\"data-only, select ≤ 40\": the data recipe before it selected on lengths up to 200 (the rows below select on 22–40 too). " +
-			"\"data-only, the wide size rule\": the data recipe before it took the default's size rule (J = M + U(12,29)). default + action loss: the default with the PDA's stack operations as targets of " +
-			"the action neurons (prior knowledge of the automaton). action recipe: --recipe action, the same with J = M + U(2,6) at both orders (--size small; the paper's rule at third order). " +
-			"\"41 short starts (patience 5)\": --patience 5 --restarts 40 instead of 20 and 8. " +
-			"\"default, own patience\": the default with --own-patience (a long start ends after 20 epochs without a better score of its own, not of every start so far). " +
-			"The rows \"default, the paper's size rule\" and \"data-only, digital stack only\" are those recipes before they took the wide size rule and (data) the alternating stacks, kept with their stored runs. Epochs are to the first epoch with every training string right.",
-	}
-	var metrics []Metric
-	for _, g := range allGrammars {
-		for _, m := range []Metric{{Kind: Epochs}, {Kind: TestError, Set: "test60"}, {Kind: TestError, Set: "test480"}, {Kind: TestError, Set: "test960"}, {Kind: Seconds}} {
-			label := g + " " + strings.TrimSuffix(strings.TrimSuffix(m.Name(), " % error"), " to converge")
-			t.Columns = append(t.Columns, Column{Label: label, Grammar: g})
-			metrics = append(metrics, m)
-		}
-	}
-	for _, r := range learningRecipes {
-		for _, order := range []int{2, 3} {
-			if order == 2 && r.thirdOnly != "" {
-				continue // the same runs as another row's
-			}
-			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", r.label, order-1))
-			var cells []Cell
-			for ci, col := range t.Columns {
-				m := metrics[ci]
-				if opt.Quick && m.Kind == TestError && m.Set != "test60" {
-					cells = append(cells, Cell{Metric: m, Note: "not evaluated with --quick"})
-					continue
-				}
-				cells = append(cells, Cell{Configs: seeds(r.config(opt, col.Grammar, order), opt.Seeds), Metric: m})
-			}
-			t.Cells = append(t.Cells, cells)
-		}
 	}
 	return t
 }

@@ -50,6 +50,7 @@ type CellResult struct {
 	Cell      Cell
 	Finished  int                // runs with a summary
 	Converged int                // finished runs that converged
+	Exact     int                // finished runs with no error on any of the paper's test sets they were evaluated on (exact)
 	Values    []float64          // the metric of each finished run that has it, in seed order
 	Budget    float64            // convergence metrics: the least epochs or characters a non-converged run spent
 	Stats     Stats              // of Values
@@ -82,6 +83,9 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 			r.wall = map[string]float64{}
 		}
 		r.wall[cfg.Key()] = sum.WallSeconds
+		if exact(sum) {
+			r.Exact++
+		}
 		if sum.Converged {
 			r.Converged++
 		} else {
@@ -97,6 +101,22 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 	}
 	r.Stats = Describe(r.Values)
 	return r, nil
+}
+
+// exact reports whether a run errs on none of the paper's test sets
+// (test60, test480, test960) it was evaluated on, and was evaluated on one.
+func exact(s *experiment.Summary) bool {
+	n := 0
+	for _, r := range s.Sets {
+		if !strings.HasPrefix(r.Name, "test") {
+			continue
+		}
+		if r.Errors != 0 || r.Strings == 0 {
+			return false
+		}
+		n++
+	}
+	return n > 0
 }
 
 // Ours renders our measurement of the cell, one line: "mean ± sd [95% CI
@@ -172,12 +192,34 @@ func (r CellResult) statsText() string {
 	return fmt.Sprintf("%s ± %s [%s, %s]", m.Format(s.Mean), m.Format(s.SD), m.Format(s.Low), m.Format(s.High))
 }
 
-// Paper renders the paper's number, "—" when it has none.
-func (r CellResult) Paper() string {
-	if r.Cell.Paper == "" {
-		return "—"
+// Paper is the paper's number as printed, "" when it has none.
+func (r CellResult) Paper() string { return r.Cell.Paper }
+
+// full renders a cell of the long table: ours, and the paper's number
+// where it has one.
+func (r CellResult) full() string {
+	if r.Paper() == "" {
+		return r.Ours()
 	}
-	return r.Cell.Paper
+	return "ours: " + r.Ours() + "<br>paper: " + r.Paper()
+}
+
+// glance renders a cell of the at-a-glance table: our mean, and the
+// paper's number where it has one.
+func (r CellResult) glance() string {
+	if r.Paper() == "" {
+		return r.Brief()
+	}
+	return r.Brief() + " · " + r.Paper()
+}
+
+// compact renders a cell of a compact at-a-glance table: the runs exact of
+// those finished and the mean (Brief).
+func (r CellResult) compact() string {
+	if r.Cell.Configs == nil || r.Finished == 0 {
+		return r.Brief()
+	}
+	return fmt.Sprintf("%d/%d · %s", r.Exact, r.Finished, r.Brief())
 }
 
 // Provenance is what every table and figure file says about how it was made.
@@ -247,8 +289,9 @@ func Compute(t *Table, res [][]CellResult) (finished, runs int, seconds float64)
 }
 
 // Markdown renders the table: a title, the provenance, what the grid is,
-// and one row per table row whose cells hold our measurement, then the
-// paper's number labelled "paper".
+// the table at a glance, then one row per table row whose cells hold our
+// measurement (and the paper's number where it has one), the notes, what
+// each row is (Legend) and the figures.
 func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n", t.Title)
@@ -260,19 +303,21 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 		fmt.Fprintf(&b, "- Runs: %d of %d finished; compute: %.1f hours (the sum of the finished runs' `wall_seconds`)\n", done, runs, secs/3600)
 	}
 	fmt.Fprintf(&b, "\n%s\n\n", t.About)
-	fmt.Fprintf(&b, "Each cell: **ours** — mean ± sample sd [95%% confidence interval of the mean, Student's t] over the seeds "+
-		"(a convergence metric over converged runs only: otherwise \"k/n converged\" and their values), "+
-		"then **paper** — the paper's number as printed. Metric: %s.\n\n", metricNames(t))
-	mdTable(&b, t, res, func(r CellResult) string { return "ours: " + r.Ours() + "<br>paper: " + r.Paper() })
-	b.WriteString("\nAt a glance: our mean · the paper's number (\"(f/n)\": f of n runs finished; \"–\": none yet).\n\n")
-	mdTable(&b, t, res, func(r CellResult) string { return r.Brief() + " · " + r.Paper() })
-	notes := tableNotes(t)
-	if len(notes) > 0 {
-		b.WriteString("\n")
-		for _, n := range notes {
-			fmt.Fprintf(&b, "- %s\n", n)
-		}
+	paper := hasPaper(t)
+	mdGlance(&b, t, res, paper, prov.Quick)
+	b.WriteString("\nEach cell: ")
+	if paper {
+		b.WriteString("**ours** — ")
 	}
+	b.WriteString("mean ± sample sd [95% confidence interval of the mean, Student's t] over the seeds " +
+		"(a convergence metric over converged runs only: otherwise \"k/n converged\" and their values)")
+	if paper {
+		b.WriteString(", then **paper** — the paper's number as printed, where it has one")
+	}
+	fmt.Fprintf(&b, ". Metric: %s.\n\n", metricNames(t))
+	mdTable(&b, t, res, CellResult.full)
+	mdList(&b, "", tableNotes(t))
+	mdList(&b, "Rows:", t.Legend)
 	if len(figures) > 0 {
 		b.WriteString("\nFigures:\n\n")
 		for _, f := range figures {
@@ -280,6 +325,72 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 		}
 	}
 	return b.Bytes()
+}
+
+// mdGlance writes the table at a glance: every column's mean (and the
+// paper's number), or with t.Glance one column per language.
+func mdGlance(b *bytes.Buffer, t *Table, res [][]CellResult, paper, quick bool) {
+	const finished = "\"(f/n)\": f of n runs finished; \"–\": none yet"
+	if t.Glance == nil {
+		b.WriteString("At a glance: our mean")
+		if paper {
+			b.WriteString(" · the paper's number, where it has one")
+		}
+		fmt.Fprintf(b, " (%s).\n\n", finished)
+		mdTable(b, t, res, CellResult.glance)
+		return
+	}
+	sets := "test60, test480 or test960"
+	if quick {
+		sets = "test60" // the only test set --quick evaluates
+	}
+	fmt.Fprintf(b, "At a glance, per language: k/n · e, k of the n finished runs exact (no error on %s) and e their mean %s (%s).\n\n",
+		sets, t.Glance.Name(), finished)
+	var cols []int // the glance metric's column of each language
+	for j := range t.Columns {
+		if len(t.Cells) > 0 && t.Cells[0][j].Metric == *t.Glance {
+			cols = append(cols, j)
+		}
+	}
+	b.WriteString("| |")
+	for _, j := range cols {
+		fmt.Fprintf(b, " %s |", t.Columns[j].Grammar)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", len(cols)) + "\n")
+	for i, row := range t.Rows {
+		fmt.Fprintf(b, "| %s |", row)
+		for _, j := range cols {
+			fmt.Fprintf(b, " %s |", res[i][j].compact())
+		}
+		b.WriteString("\n")
+	}
+}
+
+// mdList writes items as a Markdown list after a blank line and the
+// heading (if any); nothing if there are none.
+func mdList(b *bytes.Buffer, heading string, items []string) {
+	if len(items) == 0 {
+		return
+	}
+	b.WriteString("\n")
+	if heading != "" {
+		b.WriteString(heading + "\n\n")
+	}
+	for _, it := range items {
+		fmt.Fprintf(b, "- %s\n", it)
+	}
+}
+
+// hasPaper reports whether any cell of t has the paper's number.
+func hasPaper(t *Table) bool {
+	for _, row := range t.Cells {
+		for _, c := range row {
+			if c.Paper != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // mdTable writes the table's rows and columns as a Markdown table, each

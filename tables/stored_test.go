@@ -8,15 +8,18 @@ import (
 	"github.com/nspda/nspda/experiment"
 )
 
-// TestLearningRowsStored: every run of the learning table is in the
-// repository's store, so a recipe that changes keeps its measured runs
-// addressable as a row of their own, and a new row comes with its runs.
+// TestLearningRowsStored: every run of the learning table and its history
+// is in the repository's store, so a recipe that changes keeps its measured
+// runs addressable as a row of their own, and a new row comes with its runs.
 func TestLearningRowsStored(t *testing.T) {
-	tab, err := Grid("learning", GridOptions{Seeds: 5})
-	if err != nil {
-		t.Fatal(err)
+	var cfgs []experiment.Config
+	for _, name := range []string{"learning", "learning-history"} {
+		tab, err := Grid(name, GridOptions{Seeds: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfgs = append(cfgs, tab.Configs()...)
 	}
-	cfgs := tab.Configs()
 	if len(cfgs) == 0 {
 		t.Fatal("the learning table has no runs")
 	}
