@@ -282,32 +282,33 @@ func Recipe(name string) (Config, error) {
 	case "paper":
 		return c, nil
 	case "default":
-		// Nine long starts, then up to 200 probes of patience 3
-		// (docs/training.md, probes 18 and 19), selecting on strings of
-		// lengths 22–100 (probe 20); the small size (the paper's at third
-		// order), then the wide one if no start passes selection (probes
-		// 22, 23).
+		// Nine long starts, then up to 200 short starts (probes) of
+		// patience 3, selecting on strings of lengths 22–100; the small
+		// size (the paper's at third order), then the wide one if no start
+		// passes selection. docs/training.md gives the evidence for each
+		// part of this recipe.
 		c = learningRecipe(c)
 		c.Probes, c.ProbePatience, c.MaxEpochs, c.SelectMax = 200, 3, 1500, 100
 		c.Size = "both"
-		// As many action neurons as the PDA's program needs (probe 30).
+		// As many action neurons as the PDA's program needs.
 		c.ActionRule = "program"
 		// Long starts that try each symbol in turn as one that leaves the
 		// stack alone, with a patience of their own and the read's
-		// derivative from both sides of the action (probe 40).
+		// derivative from both sides of the action: they find a symbol
+		// that leaves the stack alone (the b's of aⁿbᵐcⁿ).
 		c.NeutralWeight, c.NeutralPatience, c.NeutralTwoSided = 1, 50, true
 		// Members and their one-edit neighbours at every length, not only
-		// the lengths with members (probe 41).
+		// the lengths with members: nets exact on the paper's sets can
+		// still accept aⁿbⁿ⁺¹.
 		c.Edits = 500
 		// A last start from the best weights, by SGD, when no start is
-		// perfect (probe 42).
+		// perfect.
 		c.Polish = 50
 		// Then, if the wide size's starts and polish end imperfect, up
 		// to 12 more long starts, each holding a symbol at the no-op in
-		// turn (probe 44).
+		// turn.
 		c.FinalStarts = 12
-		// The final starts lean three times harder on the neutral prior
-		// (probe 46).
+		// The final starts lean three times harder on the neutral prior.
 		c.FinalNeutralWeight = 3
 		// And measured on them, beside the paper's sets: edit960 is
 		// beyond every length that training or selection sees.
@@ -317,14 +318,14 @@ func Recipe(name string) (Config, error) {
 		// Knowledge of one automaton: its stack operations as targets of
 		// the action neurons, with M + U(2,6) state neurons at both orders
 		// (the paper's third-order rule), which measured best with them
-		// (docs/training.md, probe 23).
+		// (docs/training.md).
 		c = learningRecipe(c)
 		c.ActionWeight, c.Size = 1, "small"
 		return c, nil
 	case "data":
-		// The small size first, as the default (probe 24); selection on
-		// lengths 22–200 (probe 36); the default's probes after the long
-		// starts, at most 1500 epochs a size (probe 38).
+		// The small size first, as the default; selection on lengths
+		// 22–200; the default's short starts after the long ones, at most
+		// 1500 epochs a size (docs/training.md, "The other recipes").
 		c = learningRecipe(c)
 		c.Loss, c.NextWeight, c.LMWeight, c.Size, c.SelectMax = "", 0, 1, "both", 200
 		c.Probes, c.ProbePatience, c.MaxEpochs = 200, 3, 1500

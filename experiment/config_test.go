@@ -437,7 +437,7 @@ func TestRestartSchedule(t *testing.T) {
 func TestSelectMax(t *testing.T) {
 	c, _ := Recipe("default")
 	if c.SelectMax != 100 {
-		t.Errorf("the default recipe selects on lengths up to %d, want 100 (docs/training.md, probe 20)", c.SelectMax)
+		t.Errorf("the default recipe selects on lengths up to %d, want 100 (docs/training.md)", c.SelectMax)
 	}
 	c.Grammar, c.SelectMax = "dyck2", 0
 	lang, _ := grammar.Builtin(c.Grammar)

@@ -96,7 +96,7 @@ func TestRecipes(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The default searches for a neutral symbol with starts of their own
-	// patience, and takes the read's two-sided derivative (probe 40); the
+	// patience, and takes the read's two-sided derivative; the
 	// action recipe does neither.
 	if d.NeutralWeight != 1 || d.NeutralPatience != 50 || !d.NeutralTwoSided || d.Option("two_sided") != nil {
 		t.Errorf("default recipe: neutral weight %g, patience %d, two-sided in neutral starts %v, in all %v", d.NeutralWeight, d.NeutralPatience, d.NeutralTwoSided, d.Option("two_sided"))
@@ -104,8 +104,8 @@ func TestRecipes(t *testing.T) {
 	if a, _ := Recipe("action"); a.NeutralWeight != 0 || a.NeutralTwoSided {
 		t.Errorf("action recipe: neutral weight %g, two-sided %v", a.NeutralWeight, a.NeutralTwoSided)
 	}
-	// The default trains and selects with one-edit neighbours of members
-	// (probe 41); the action and data recipes keep the paper's sets.
+	// The default trains and selects with one-edit neighbours of members;
+	// the action and data recipes keep the paper's sets.
 	if d.Edits != 500 || !slices.Equal(d.Tests, []string{"test60", "test480", "test960", "edit60", "edit960"}) {
 		t.Errorf("default recipe: edits %d, tests %v; want 500 and the paper's three and edit60, edit960", d.Edits, d.Tests)
 	}
@@ -127,8 +127,8 @@ func TestRecipes(t *testing.T) {
 			t.Errorf("default recipe changed to %+v: accepted", c)
 		}
 	}
-	// The data recipe selects on lengths 22–200 (docs/training.md, probe
-	// 36) and has the default's probes (probe 38).
+	// The data recipe selects on lengths 22–200 and has the default's
+	// short starts (docs/training.md).
 	c, err := Recipe("data")
 	if err == nil {
 		err = c.Validate()

@@ -75,7 +75,7 @@ type Settings struct {
 	// probe (the ProbeLong-th, 2·ProbeLong-th, …) the long starts'
 	// patience instead of ProbePatience: a mix of start lengths for a
 	// language whose starts leave their first plateau only after many
-	// epochs (aⁿbᵐcⁿ, docs/training.md probe 32), which short probes never
+	// epochs (aⁿbᵐcⁿ), which short probes never
 	// reach, beside the many cheap tries that a policy found at once or
 	// never needs.
 	ProbeLong int
@@ -84,7 +84,7 @@ type Settings struct {
 	// epochs without a better score of its own, instead of without a
 	// better score than every start so far: a later start that improves
 	// slowly, from a plateau the earlier starts already passed, is not cut
-	// off before it catches up (aⁿbᵐcⁿ, docs/training.md probe 32). The
+	// off before it catches up (aⁿbᵐcⁿ). The
 	// weights kept are still the best of all starts.
 	OwnPatience bool
 	// NeutralSymbols, when positive, is the alphabet's size L for the
@@ -95,7 +95,7 @@ type Settings struct {
 	// epochs without a better score of its own (as OwnPatience does), not
 	// Patience epochs without a better score than every start so far: its
 	// net first climbs from the finite-state plateau the earlier starts
-	// left, for 10–80 epochs on aⁿbᵐcⁿ (docs/training.md, probe 40).
+	// left, for 10–80 epochs on aⁿbᵐcⁿ.
 	NeutralSymbols  int
 	NeutralPatience int
 	// NeutralTwoSided, with NeutralSymbols, trains the starts with a
@@ -150,7 +150,7 @@ type Settings struct {
 	// of its own; the final starts together have MaxEpochs epochs of
 	// their own, and end at the first perfect weights. A run that reaches
 	// them was going to end with imperfect weights; every other run is the
-	// same as without them (docs/training.md, probes 44 and 45).
+	// same as without them.
 	Final int
 	// TrainFirst, with Patience, ranks epochs by their training errors
 	// first and by their select errors only on a tie (lexicographic), so

@@ -130,7 +130,7 @@ func TestProbes(t *testing.T) {
 		}
 	}
 	long := set
-	long.ProbeLong = 2 // probes 2 and 4 (starts 5 and 7) are long
+	long.ProbeLong = 2 // short starts 2 and 4 (starts 5 and 7) are long
 	for r, w := range []int{30, 20, 20, 20, 5, 20, 5, 20} {
 		if got := long.startPatience(r); got != w {
 			t.Errorf("with ProbeLong 2, start %d: patience %d, want %d", r, got, w)

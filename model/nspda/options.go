@@ -24,7 +24,7 @@ type Options struct {
 	NoReadGrad bool `json:"no_read_grad,omitempty"`
 	// TwoSided takes the pending read's derivative from both sides of the
 	// action, g = e(x) − r_below, instead of the side of the action taken
-	// (Net; docs/design.md section 8, probe 40).
+	// (Net; docs/design.md section 8).
 	TwoSided bool `json:"two_sided,omitempty"`
 	// SoftStack trains through a superposition stack whose sharpness β is
 	// annealed from SoftBeta0 (0: 1) by the factor SoftGrowth (0:
