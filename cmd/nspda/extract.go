@@ -59,12 +59,18 @@ dot is on PATH, beside it the same name with .svg.`,
 			if err := limits.Check("--max-len", maxLen, limits.StringLen); err != nil {
 				return usageError{err}
 			}
+			if cmd.Flags().Changed("sets") && gname == "" {
+				return usagef("--sets needs --grammar: the sets are drawn from the target language")
+			}
 			if maxStates < 1 || maxStates > maxExplore {
 				return usagef("--max-states must be between 1 and %d", maxExplore)
 			}
 			net, refineOf, err := loadNSPDA(mpath)
 			if err != nil {
 				return err
+			}
+			if !cmd.Flags().Changed("max-len") {
+				maxLen = defaultMaxLen(net.L)
 			}
 			if n := exhaustiveCount(net.L, maxLen); n > maxExhaustive {
 				return usagef("--max-len %d means %.0f strings over %d symbols; at most %d", maxLen, n, net.L, maxExhaustive)
@@ -120,7 +126,7 @@ dot is on PATH, beside it the same name with .svg.`,
 	f.StringVar(&mpath, "model", "", "NSPDA model file")
 	f.StringVar(&out, "out", "", "PDA spec file to write (YAML)")
 	f.StringVar(&gname, "grammar", "", "target language: a built-in name or a PDA .yaml file")
-	f.IntVar(&maxLen, "max-len", 10, "compare on every string up to this length")
+	f.IntVar(&maxLen, "max-len", defaultExhaustive, "compare on every string up to this length; unset, the longest up to 10 whose strings number at most 2^26")
 	f.StringVar(&sets, "sets", "test960", "comma-separated named splits of --grammar to compare on")
 	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
 	f.StringVar(&dotPath, "dot", "", "write the automaton in DOT to `FILE` (and FILE's .svg with Graphviz)")
@@ -141,6 +147,20 @@ func loadNSPDA(path string) (*nspda.Model, int, error) {
 		return nil, 0, fmt.Errorf("%s is a %s model; only an NSPDA has a state and a stack to read", path, m.Kind())
 	}
 	return w.Weights(), m.refine, nil
+}
+
+// defaultExhaustive is --max-len's default where the alphabet allows it.
+const defaultExhaustive = 10
+
+// defaultMaxLen is --max-len's default over L symbols: defaultExhaustive,
+// or the longest length whose strings number at most maxExhaustive (over
+// six symbols or more, 10 would be too many).
+func defaultMaxLen(L int) int {
+	n := defaultExhaustive
+	for n > 0 && exhaustiveCount(L, n) > maxExhaustive {
+		n--
+	}
+	return n
 }
 
 // exhaustiveCount is Σ_{n ≤ maxLen} L^n.

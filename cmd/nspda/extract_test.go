@@ -113,3 +113,66 @@ func TestExtractMaxLenBound(t *testing.T) {
 		}
 	}
 }
+
+// dyck3 is Dyck-3 as a spec file: six symbols, so that every string up to
+// length 10 (72559411) is more than extract compares exhaustively.
+const dyck3 = `alphabet: ["(", ")", "[", "]", "{", "}"]
+start: q0
+accept: [q0]
+accept_empty_stack: true
+transitions:
+  - [q0, "(", any, q0, push]
+  - [q0, "[", any, q0, push]
+  - [q0, "{", any, q0, push]
+  - [q0, ")", "(", q0, pop]
+  - [q0, "]", "[", q0, pop]
+  - [q0, "}", "{", q0, pop]
+`
+
+// TestExtractDefaultMaxLen: without --max-len, a six-symbol model is
+// compared up to the longest length the bound allows (9), not refused for
+// the default 10; an explicit --max-len 10 is still refused with exit 2.
+// (--max-states 1 stops the run right after the check, before comparing.)
+func TestExtractDefaultMaxLen(t *testing.T) {
+	for L, want := range map[int]int{1: 10, 5: 10, 6: 9, 16: 6, 256: 3} {
+		if got := defaultMaxLen(L); got != want || exhaustiveCount(L, got) > maxExhaustive {
+			t.Errorf("defaultMaxLen(%d) = %d, want %d", L, got, want)
+		}
+	}
+	dir := t.TempDir()
+	spec := filepath.Join(dir, "dyck3.yaml")
+	if err := os.WriteFile(spec, []byte(dyck3), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := programmed(t, spec)
+	rep := filepath.Join(dir, "r.json")
+	_, errs, code := cli(t, "extract", "--model", m, "--out", filepath.Join(dir, "p.yaml"), "--max-states", "1", "--report", rep)
+	if code != 1 || !strings.Contains(errs, "finite control") {
+		t.Errorf("default --max-len over six symbols: exit %d, %s", code, errs)
+	}
+	var r struct {
+		MaxLen int `json:"max_len"`
+	}
+	data, _ := os.ReadFile(rep)
+	if err := json.Unmarshal(data, &r); err != nil || r.MaxLen != 9 {
+		t.Errorf("report %s: %v, want max_len 9", data, err)
+	}
+	_, errs, code = cli(t, "extract", "--model", m, "--out", filepath.Join(dir, "p.yaml"), "--max-len", "10")
+	if code != 2 || !strings.Contains(errs, "72559411 strings") {
+		t.Errorf("--max-len 10 over six symbols: exit %d, %s", code, errs)
+	}
+}
+
+// TestExtractSetsNeedGrammar: --sets without --grammar is a usage mistake
+// naming both flags, not silently ignored.
+func TestExtractSetsNeedGrammar(t *testing.T) {
+	m := programmed(t, "anbn")
+	out := filepath.Join(t.TempDir(), "p.yaml")
+	_, errs, code := cli(t, "extract", "--model", m, "--out", out, "--sets", "test960", "--max-len", "4")
+	if code != 2 || !strings.Contains(errs, "--sets") || !strings.Contains(errs, "--grammar") {
+		t.Errorf("--sets without --grammar: exit %d, %s", code, errs)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused extraction wrote a PDA file")
+	}
+}
