@@ -77,7 +77,8 @@ dot is on PATH, beside it the same name with .svg.`,
 			}
 			opt := extract.CheckOptions{MaxLen: maxLen, Seed: seed}
 			opt.Refine, opt.MaxStates = refineOf, maxStates
-			opt.Name = strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+			// A spec file is UTF-8; a file name need not be.
+			opt.Name = strings.ToValidUTF8(strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)), "\uFFFD")
 			if cmd.Flags().Changed("refine") {
 				if refine < 1 || refine > limits.Refine {
 					return usagef("--refine must be between 1 and %d", limits.Refine)
@@ -111,8 +112,14 @@ dot is on PATH, beside it the same name with .svg.`,
 			if res.PDA == nil || !rep.OK {
 				return fmt.Errorf("cannot extract a PDA from %s: %s", mpath, rep.Message)
 			}
-			comment := fmt.Sprintf("extracted by nspda extract from %s (order %d, J=%d, K=%d)", mpath, rep.Order, rep.J, rep.Refine)
-			if err := atomicfile.WriteFile(out, res.PDA.MarshalSpec(comment)); err != nil {
+			// The path is Go-quoted: a line break in it must not end the
+			// comment and start a line of the spec.
+			comment := fmt.Sprintf("extracted by nspda extract from %q (order %d, J=%d, K=%d)", mpath, rep.Order, rep.J, rep.Refine)
+			spec, err := extract.Spec(res.PDA, comment)
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(out, spec); err != nil {
 				return err
 			}
 			printExtract(w, rep, out)
