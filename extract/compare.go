@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
@@ -214,14 +215,25 @@ func (w *walker) check(d int) {
 	a.Strings++
 	if net != ext {
 		a.NetworkDisagree++
-		w.cmp.NetworkCounter = keep(w.cmp.NetworkCounter, Counterexample{w.ext.Decode(w.syms[:d]), ext, net})
+		w.cmp.NetworkCounter = w.keep(w.cmp.NetworkCounter, d, ext, net)
 	}
 	if w.tgt != nil {
 		if tgt := w.accepting(w.tgt, f.tgt); tgt != ext {
 			a.TargetDisagree++
-			w.cmp.TargetCounter = keep(w.cmp.TargetCounter, Counterexample{w.ext.Decode(w.syms[:d]), ext, tgt})
+			w.cmp.TargetCounter = w.keep(w.cmp.TargetCounter, d, ext, tgt)
 		}
 	}
+}
+
+// keep adds the string of the first d symbols to the shortest
+// counterexamples unless Keep shorter ones are kept already: a walk meets
+// lengths in no order, and writing every long string out to compare it
+// would cost O(maxLen²) where every string disagrees.
+func (w *walker) keep(list []Counterexample, d int, ext, other bool) []Counterexample {
+	if len(list) == Keep && utf8.RuneCountInString(list[Keep-1].String) < d {
+		return list
+	}
+	return keep(list, Counterexample{w.ext.Decode(w.syms[:d]), ext, other})
 }
 
 // keep adds c to the shortest counterexamples (walks and sets meet strings
@@ -236,7 +248,7 @@ func keep(list []Counterexample, c Counterexample) []Counterexample {
 }
 
 func shortlex(a, b string) int {
-	if c := cmp.Compare(len([]rune(a)), len([]rune(b))); c != 0 {
+	if c := cmp.Compare(utf8.RuneCountInString(a), utf8.RuneCountInString(b)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a, b)

@@ -30,27 +30,45 @@ func pushAllModel(t testing.TB) (*grammar.PDA, *nspda.Model) {
 
 // TestExhaustiveMemoryLinear: comparing on every string up to n over one
 // symbol allocates O(n), not a stack per depth (O(n²): 2 GB at n = 16384,
-// out of memory at 32768, when the walk copied each depth's stacks).
+// out of memory at 32768, when the walk copied each depth's stacks), and
+// not a string per counterexample where the target differs on every
+// length (O(n²) too, and 27 s at n = 65536).
 func TestExhaustiveMemoryLinear(t *testing.T) {
 	p, m := pushAllModel(t)
+	none, err := grammar.Parse("none.yaml", []byte("alphabet: [a]\nstart: q0\naccept: [q0]\ntransitions:\n  - [q0, a, any, q1, push]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	const n = 4000
 	budget := uint64(1<<20 + 512*n) // the Agreements alone are 56 bytes a length
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	c := Exhaustive(m, 1, p, p, n)
-	runtime.ReadMemStats(&after)
-	got := after.TotalAlloc - before.TotalAlloc
-	t.Logf("%d bytes", got)
-	if got > budget {
-		t.Errorf("Exhaustive to length %d allocated %d bytes, budget %d", n, got, budget)
-	}
-	for _, a := range c.Agreements {
-		if a.Strings != 1 || a.NetworkDisagree != 0 || a.TargetDisagree != 0 {
-			t.Fatalf("%+v", a)
+	for _, target := range []*grammar.PDA{p, none} {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		c := Exhaustive(m, 1, p, target, n)
+		runtime.ReadMemStats(&after)
+		got := after.TotalAlloc - before.TotalAlloc
+		t.Logf("target %s: %d bytes", target.Name, got)
+		if got > budget {
+			t.Errorf("Exhaustive to length %d, target %s, allocated %d bytes, budget %d", n, target.Name, got, budget)
+		}
+		if len(c.Agreements) != n+1 {
+			t.Fatalf("%d agreements, want %d", len(c.Agreements), n+1)
+		}
+		for _, a := range c.Agreements {
+			if a.Strings != 1 || a.NetworkDisagree != 0 || a.TargetDisagree != btoi(target == none) {
+				t.Fatalf("target %s: %+v", target.Name, a)
+			}
+		}
+		if target == none && (len(c.TargetCounter) != Keep || c.TargetCounter[Keep-1].String != "aaaa") {
+			t.Errorf("counterexamples %v, want the %d shortest", c.TargetCounter, Keep)
 		}
 	}
-	if len(c.Agreements) != n+1 {
-		t.Fatalf("%d agreements, want %d", len(c.Agreements), n+1)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
 	}
+	return 0
 }
