@@ -55,13 +55,9 @@ func (e *explorer) minimize(verdicts [][]int8, live []bool) ([]int, int) {
 func (e *explorer) signature(q int, class []int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d|", class[q])
-	for k := 0; k <= e.L; k++ {
-		if !e.reach[q][k] {
-			b.WriteString("u;")
-			continue
-		}
-		for l := 0; l < e.L; l++ {
-			mv := e.trans[q][l*(e.L+1)+k]
+	for _, p := range e.tops[q] {
+		fmt.Fprintf(&b, "%d:", p.k)
+		for _, mv := range e.rows[int(p.row)*e.L:][:e.L] {
 			if c := class[mv.to]; c < 0 {
 				b.WriteString("d,")
 			} else {

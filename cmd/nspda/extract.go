@@ -22,6 +22,11 @@ import (
 const (
 	maxExhaustive = 1 << 26
 	maxExplore    = 1 << 20
+	// maxExploreWords bounds --max-states × (J + L + 32): a state explored
+	// costs up to its J active neurons, a verdict per top and some 32 words
+	// of bookkeeping, so that exploration stays within a few hundred MB
+	// whatever the model (extract.DefaultMaxMoves bounds the rest).
+	maxExploreWords = 1 << 25
 )
 
 func newExtract() *cobra.Command {
@@ -68,6 +73,10 @@ dot is on PATH, beside it the same name with .svg.`,
 			net, refineOf, err := loadNSPDA(mpath)
 			if err != nil {
 				return err
+			}
+			if most := maxExploreWords / (net.J + net.L + 32); maxStates > most {
+				return usagef("--max-states %d is too many for a model with %d state neurons and %d symbols: at most %d (each state explored costs memory in proportion to both)",
+					maxStates, net.J, net.L, most)
 			}
 			if !cmd.Flags().Changed("max-len") {
 				maxLen = defaultMaxLen(net.L)

@@ -252,3 +252,18 @@ func TestExtractPathCannotInject(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractMaxStatesBound: --max-states is refused (exit 2) where the
+// states could cost more memory than exploration's bound for the model's
+// state neurons and alphabet; the documented 20000 is allowed.
+func TestExtractMaxStatesBound(t *testing.T) {
+	m := programmed(t, "anbn")
+	dir := t.TempDir()
+	_, errs, code := cli(t, "extract", "--model", m, "--out", filepath.Join(dir, "p.yaml"), "--max-states", "1048576")
+	if code != 2 || !strings.Contains(errs, "--max-states 1048576 is too many") {
+		t.Errorf("--max-states 1048576: exit %d, %s", code, errs)
+	}
+	if _, errs, code := cli(t, "extract", "--model", m, "--out", filepath.Join(dir, "p.yaml"), "--max-states", "20000", "--max-len", "4"); code != 0 {
+		t.Errorf("--max-states 20000: exit %d, %s", code, errs)
+	}
+}
