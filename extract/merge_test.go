@@ -3,6 +3,7 @@ package extract
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -30,5 +31,30 @@ func TestMergeCopiesOnlyWhatItWrites(t *testing.T) {
 		if r != c%2 {
 			t.Fatalf("block %d folded into %d, want %d", c, r, c%2)
 		}
+	}
+}
+
+// TestBuildTableBound: blocks whose table would be larger than any PDA
+// grammar.New builds are refused before the table is laid out (64 blocks
+// over 256 symbols: 100 MB of cells).
+func TestBuildTableBound(t *testing.T) {
+	const n, L = 64, 256
+	e := &explorer{L: L, states: make([]State, n), tops: make([][]pair, n)}
+	class := make([]int, n)
+	verdicts := make([][]int8, n)
+	for q := range class {
+		class[q] = q
+		verdicts[q] = slices.Repeat([]int8{unknown}, L+1)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	_, _, err := e.build("x", class, n, verdicts, ByState)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), "transition-table cells") {
+		t.Errorf("error %v, want the table bound named", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Errorf("refusing %d blocks over %d symbols allocated %d bytes", n, L, got)
 	}
 }

@@ -78,6 +78,12 @@ type entry struct {
 	op  grammar.Op
 }
 
+// maxTableCells bounds the (block, input, top) cells build lays out before
+// merging (100 MB): the largest table grammar.New builds (states·L·(L+1)
+// entries), which the unmerged blocks must fit in all but rare cases where
+// merging would have shrunk them enough.
+const maxTableCells = 1 << 22
+
 // build writes the minimized automaton as a PDA, its acceptance in the form
 // mode (acceptance). Blocks are numbered in
 // breadth-first order from the start's (inputs and tops in alphabet order),
@@ -88,6 +94,10 @@ type entry struct {
 // stack, as the network's pop there does).
 func (e *explorer) build(name string, class []int, n int, verdicts [][]int8, mode Acceptance) (*grammar.PDA, []int, error) {
 	L := e.L
+	if cells := n * L * (L + 1); cells > maxTableCells {
+		return nil, nil, fmt.Errorf("%d states over %d symbols need %d·%d·%d = %d transition-table cells, more than %d",
+			n, L, n, L, L+1, cells, maxTableCells)
+	}
 	table := make([][]entry, n)
 	acc := make([][]int8, n)
 	for q := range e.states {
