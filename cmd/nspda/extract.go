@@ -143,7 +143,7 @@ dot is on PATH, beside it the same name with .svg.`,
 	f.StringVar(&out, "out", "", "PDA spec file to write (YAML)")
 	f.StringVar(&gname, "grammar", "", "target language: a built-in name or a PDA .yaml file")
 	f.IntVar(&maxLen, "max-len", defaultExhaustive, "compare on every string up to this length; unset, the longest up to 10 whose strings number at most 2^26")
-	f.StringVar(&sets, "sets", "test960", "comma-separated named splits of --grammar to compare on")
+	f.StringVar(&sets, "sets", "test960", "comma-separated named splits of --grammar to compare on (only with --grammar)")
 	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
 	f.StringVar(&dotPath, "dot", "", "write the automaton in DOT to `FILE` (and FILE's .svg with Graphviz)")
 	f.StringVar(&report, "report", "", "write the JSON report to `FILE`")
