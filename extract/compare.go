@@ -2,7 +2,9 @@ package extract
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
@@ -38,21 +40,48 @@ type Comparison struct {
 // Keep is the number of counterexamples of each kind a Comparison keeps.
 const Keep = 5
 
-// netConf is a network configuration saved for a depth-first walk.
-type netConf struct {
-	active, stack []int
-	popped        int
+// node is one symbol of a stack that the configurations of the walk share:
+// a push adds a node over the one below (-1: the bottom), a pop goes back
+// to the node below. A configuration's stack is its top node, so a step
+// costs O(1) memory, not a copy of the stack.
+type node struct {
+	sym, below int32
+}
+
+// pdaConf is a PDA configuration of the walk: its state, its stack's top
+// node (-1: empty) and whether it died on a missing transition.
+type pdaConf struct {
+	state, top int32
+	dead       bool
+}
+
+// frame is the walk's configuration after the string's first d symbols
+// (d its depth): the network's state (an interned set of active neurons),
+// the symbol its last action popped and its stack's top node, the two
+// PDAs', the next symbol to try, and the node arena's length on entry
+// (the nodes above it belong to deeper frames).
+type frame struct {
+	active, popped, net int32
+	ext, tgt            pdaConf
+	next                int
+	nodes               int
 }
 
 // walker runs the network, the extracted PDA and the target in lockstep
-// over every string up to a length, sharing prefixes.
+// over every string up to a length, depth first, sharing prefixes: its
+// memory is O(maxLen) frames and stack nodes plus one copy of each
+// distinct set of active neurons met (at most the explored states).
 type walker struct {
 	run      *nspda.Runner
 	L        int
 	ext, tgt *grammar.PDA
 	syms     []int
-	net      []netConf
-	ec, tc   []grammar.Config
+	frames   []frame
+	nodes    []node
+	actives  [][]int
+	interned map[string]int32
+	key      []byte
+	top      [1]int
 	cmp      *Comparison
 }
 
@@ -61,66 +90,150 @@ type walker struct {
 // length 0 to maxLen. Its cost is that of one network step and one end
 // marker per string, Σ L^n, not of running each string from the start.
 func Exhaustive(m *nspda.Model, refine int, ext, target *grammar.PDA, maxLen int) *Comparison {
-	w := &walker{run: m.NewRunner(), L: m.L, ext: ext, tgt: target, cmp: &Comparison{}}
+	w := &walker{run: m.NewRunner(), L: m.L, ext: ext, tgt: target, cmp: &Comparison{}, interned: map[string]int32{}}
 	w.run.Refine = max(1, refine)
 	w.syms = make([]int, maxLen)
-	w.net = make([]netConf, maxLen+1)
-	w.ec = make([]grammar.Config, maxLen+1)
-	w.tc = make([]grammar.Config, maxLen+1)
-	for n := 0; n <= maxLen; n++ {
-		w.cmp.Agreements = append(w.cmp.Agreements, Agreement{Length: n})
+	w.frames = make([]frame, maxLen+1)
+	w.cmp.Agreements = make([]Agreement, maxLen+1)
+	for n := range w.cmp.Agreements {
+		w.cmp.Agreements[n].Length = n
 	}
-	w.net[0] = netConf{active: []int{0}, popped: -1}
-	w.ec[0] = grammar.Config{State: ext.Start}
+	w.frames[0] = frame{active: w.intern([]int{0}), popped: -1, net: -1,
+		ext: pdaConf{state: int32(ext.Start), top: -1}, tgt: pdaConf{top: -1}}
 	if target != nil {
-		w.tc[0] = grammar.Config{State: target.Start}
+		w.frames[0].tgt.state = int32(target.Start)
 	}
-	w.visit(0, maxLen)
+	w.walk(maxLen)
 	return w.cmp
 }
 
-func (w *walker) visit(d, maxLen int) {
-	nc := &w.net[d]
-	w.run.SetConfig(nc.active, nc.stack, nc.popped)
+// walk visits every string up to maxLen depth first, in alphabet order.
+func (w *walker) walk(maxLen int) {
+	w.check(0)
+	for d := 0; d >= 0; {
+		f := &w.frames[d]
+		if d == maxLen || f.next == w.L {
+			d--
+			continue
+		}
+		l := f.next
+		f.next++
+		w.nodes = w.nodes[:f.nodes]
+		w.syms[d] = l
+		w.frames[d+1] = w.step(f, l)
+		d++
+		w.check(d)
+	}
+}
+
+// step returns the frame after symbol l from f.
+func (w *walker) step(f *frame, l int) frame {
+	w.setNet(f)
+	op := w.run.Step(l)
+	next := frame{active: w.intern(w.run.Active()), popped: int32(w.run.Stack.Popped()), net: w.apply(f.net, op, l)}
+	next.ext = w.stepPDA(w.ext, f.ext, l)
+	if w.tgt != nil {
+		next.tgt = w.stepPDA(w.tgt, f.tgt, l)
+	}
+	next.nodes = len(w.nodes)
+	return next
+}
+
+// setNet puts the runner in f's network configuration. The network sees
+// only the top of its stack and the symbol last popped, so the runner's
+// stack holds the top alone; apply keeps the rest.
+func (w *walker) setNet(f *frame) {
+	syms := w.top[:0]
+	if f.net >= 0 {
+		syms = w.top[:1]
+		syms[0] = int(w.nodes[f.net].sym)
+	}
+	w.run.SetConfig(w.actives[f.active], syms, int(f.popped))
+}
+
+// apply returns the top node after op (push: of l) on the stack whose top
+// is top; a pop of the empty stack does nothing.
+func (w *walker) apply(top int32, op grammar.Op, l int) int32 {
+	switch {
+	case op == grammar.Push:
+		w.nodes = append(w.nodes, node{sym: int32(l), below: top})
+		return int32(len(w.nodes) - 1)
+	case op == grammar.Pop && top >= 0:
+		return w.nodes[top].below
+	}
+	return top
+}
+
+// topOf is the stack top as PDAs index it (L: empty).
+func (w *walker) topOf(top int32) int {
+	if top < 0 {
+		return w.L
+	}
+	return int(w.nodes[top].sym)
+}
+
+// stepPDA returns c after symbol l in p.
+func (w *walker) stepPDA(p *grammar.PDA, c pdaConf, l int) pdaConf {
+	if c.dead {
+		return c
+	}
+	t, ok := p.Lookup(int(c.state), l, w.topOf(c.top))
+	if !ok {
+		return pdaConf{dead: true}
+	}
+	return pdaConf{state: int32(t.To), top: w.apply(c.top, t.Op, l)}
+}
+
+// accepting reports whether p accepts in c at the end of the input.
+func (w *walker) accepting(p *grammar.PDA, c pdaConf) bool {
+	return !c.dead && p.AcceptsAt(int(c.state), w.topOf(c.top))
+}
+
+// intern returns the index of the set of active neurons, copying it when new.
+func (w *walker) intern(active []int) int32 {
+	w.key = w.key[:0]
+	for _, j := range active {
+		w.key = binary.AppendUvarint(w.key, uint64(j))
+	}
+	if i, ok := w.interned[string(w.key)]; ok {
+		return i
+	}
+	i := int32(len(w.actives))
+	w.interned[string(w.key)] = i
+	w.actives = append(w.actives, slices.Clone(active))
+	return i
+}
+
+// check compares the verdicts on the string of the first d symbols.
+func (w *walker) check(d int) {
+	f := &w.frames[d]
+	w.setNet(f)
 	w.run.Step(w.L)
 	net := w.run.Prediction() > 0.5
-	ext := w.ext.Accepting(w.ec[d])
+	ext := w.accepting(w.ext, f.ext)
 	a := &w.cmp.Agreements[d]
 	a.Strings++
 	if net != ext {
 		a.NetworkDisagree++
-		w.cmp.NetworkCounter = keep(w.cmp.NetworkCounter, Counterexample{w.ext.Decode(w.syms[:d]), ext, net})
+		w.cmp.NetworkCounter = w.keep(w.cmp.NetworkCounter, d, ext, net)
 	}
 	if w.tgt != nil {
-		if tgt := w.tgt.Accepting(w.tc[d]); tgt != ext {
+		if tgt := w.accepting(w.tgt, f.tgt); tgt != ext {
 			a.TargetDisagree++
-			w.cmp.TargetCounter = keep(w.cmp.TargetCounter, Counterexample{w.ext.Decode(w.syms[:d]), ext, tgt})
+			w.cmp.TargetCounter = w.keep(w.cmp.TargetCounter, d, ext, tgt)
 		}
-	}
-	if d == maxLen {
-		return
-	}
-	for l := 0; l < w.L; l++ {
-		w.run.SetConfig(nc.active, nc.stack, nc.popped)
-		w.run.Step(l)
-		next := &w.net[d+1]
-		next.active = append(next.active[:0], w.run.Active()...)
-		next.stack = append(next.stack[:0], w.run.Stack.Symbols()...)
-		next.popped = w.run.Stack.Popped()
-		stepPDA(w.ext, &w.ec[d+1], w.ec[d], l)
-		if w.tgt != nil {
-			stepPDA(w.tgt, &w.tc[d+1], w.tc[d], l)
-		}
-		w.syms[d] = l
-		w.visit(d+1, maxLen)
 	}
 }
 
-// stepPDA sets *dst to src after symbol l, reusing dst's stack memory.
-func stepPDA(p *grammar.PDA, dst *grammar.Config, src grammar.Config, l int) {
-	dst.State, dst.Dead = src.State, src.Dead
-	dst.Stack = append(dst.Stack[:0], src.Stack...)
-	p.Step(dst, l)
+// keep adds the string of the first d symbols to the shortest
+// counterexamples unless Keep shorter ones are kept already: a walk meets
+// lengths in no order, and writing every long string out to compare it
+// would cost O(maxLen²) where every string disagrees.
+func (w *walker) keep(list []Counterexample, d int, ext, other bool) []Counterexample {
+	if len(list) == Keep && utf8.RuneCountInString(list[Keep-1].String) < d {
+		return list
+	}
+	return keep(list, Counterexample{w.ext.Decode(w.syms[:d]), ext, other})
 }
 
 // keep adds c to the shortest counterexamples (walks and sets meet strings
@@ -135,7 +248,7 @@ func keep(list []Counterexample, c Counterexample) []Counterexample {
 }
 
 func shortlex(a, b string) int {
-	if c := cmp.Compare(len([]rune(a)), len([]rune(b))); c != 0 {
+	if c := cmp.Compare(utf8.RuneCountInString(a), utf8.RuneCountInString(b)); c != 0 {
 		return c
 	}
 	return cmp.Compare(a, b)

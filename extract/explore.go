@@ -20,9 +20,9 @@
 package extract
 
 import (
-	"fmt"
+	"cmp"
+	"encoding/binary"
 	"slices"
-	"strings"
 
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
@@ -35,14 +35,15 @@ type State struct {
 	Popped int
 }
 
-// key identifies a State in a map.
+// key identifies a State in a map: its popped symbol and active neurons
+// as varints (two bytes a neuron up to 16384 neurons).
 func (s State) key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d:", s.Popped)
+	b := make([]byte, 0, 2+2*len(s.Active))
+	b = binary.AppendVarint(b, int64(s.Popped))
 	for _, j := range s.Active {
-		fmt.Fprintf(&b, "%d,", j)
+		b = binary.AppendUvarint(b, uint64(j))
 	}
-	return b.String()
+	return string(b)
 }
 
 // move is a transition of the explored automaton.
@@ -53,9 +54,21 @@ type move struct {
 
 // summariesPerState bounds the pop summaries allowed per state bound: a
 // network whose states pop into almost any other state costs O(states²)
-// summaries, each with a witness string, and is better refused than waited
-// for.
+// summaries, and is better refused than waited for.
 const summariesPerState = 16
+
+// DefaultMaxMoves bounds the transitions exploration evaluates (L for each
+// reached (state, top) pair), the pop summaries and the inclusions between
+// them: each costs a network step or a few words of memory, so exploration
+// runs in O(DefaultMaxMoves) memory (about 100 bytes each at most) whatever
+// the alphabet and the state bound.
+const DefaultMaxMoves = 1 << 22
+
+// pair is a (state, top) configuration exploration reached: its top (L for
+// the empty stack) and its row of transitions and verdict.
+type pair struct {
+	k, row int32
+}
 
 // explorer finds the configurations (state, top) a network reaches from its
 // start and the network's transitions from them, by pushdown saturation:
@@ -65,27 +78,35 @@ const summariesPerState = 16
 // X, having started at a with X on top. Then (q, k) reached and a push of l
 // into a reach (a, l), and every d in Pop[a][l] reaches (d, k) again; Pop
 // summaries grow through noops and completed push/pop pairs above X.
+//
+// Memory is proportional to what is reached: a state costs its active
+// neurons and its reached tops, a reached pair its row of L transitions.
+// Witness strings, which only tests read, are kept only with witnesses set.
 type explorer struct {
-	run       *nspda.Runner
-	alphabet  []rune
-	L, maxQ   int
-	states    []State
-	index     map[string]int
-	trans     [][]move         // [q][l*(L+1)+k], to = -1 until computed
-	reach     [][]bool         // [q][k]
-	witness   map[[2]int][]int // (q, k) -> a string reaching it
-	acc       [][]int8         // [q][k]: -1 not computed, 0 reject, 1 accept
-	work      [][2]int
-	pops      map[[2]int]*set     // (a, X) -> states after the pop
-	callers   map[[2]int][][3]int // (a, l) -> (q, k, l) that pushed l into a
-	inherit   map[[2]int]*set     // (d, X) -> states a with Pop[a][X] ⊇ Pop[d][X]
-	via       map[[3]int][]int    // (a, d, X) of inherit -> the string from a to d
-	popW      map[[3]int][]int    // (a, X, d) of Pop -> a string from (a, X) to d
-	popWork   []popItem           // pops to add
-	pairs     int                 // reached (q, k) pairs
-	summaries int                 // entries of Pop
-	truncated bool
-	stack     [1]int
+	run        *nspda.Runner
+	alphabet   []rune
+	L, maxQ    int
+	maxMoves   int
+	states     []State
+	index      map[string]int
+	tops       [][]pair           // [q]: the tops q is reached with, increasing
+	rowOf      map[[2]int32]int32 // (q, k) -> its row
+	rows       []move             // [row*L+l], to = -1 until computed
+	acc        []int8             // [row]: -1 not computed, 0 reject, 1 accept
+	witnesses  bool               // keep the witness strings (tests)
+	witness    map[[2]int][]int   // (q, k) -> a string reaching it
+	work       [][2]int
+	pops       map[[2]int]*set       // (a, X) -> states after the pop
+	callers    map[[2]int][][3]int32 // (a, l) -> (q, k, l) that pushed l into a
+	inherit    map[[2]int]*set       // (d, X) -> states a with Pop[a][X] ⊇ Pop[d][X]
+	via        map[[3]int][]int      // (a, d, X) of inherit -> the string from a to d
+	popW       map[[3]int][]int      // (a, X, d) of Pop -> a string from (a, X) to d
+	popWork    []popItem             // pops to add
+	pairs      int                   // reached (q, k) pairs
+	summaries  int                   // entries of Pop
+	inclusions int                   // entries of inherit
+	truncated  bool
+	stack      [1]int
 }
 
 // set is a set of states that iterates in insertion order, so that
@@ -127,10 +148,11 @@ func newExplorer(m *nspda.Model, refine, maxStates int) *explorer {
 	run := m.NewRunner()
 	run.Refine = refine
 	return &explorer{
-		run: run, alphabet: m.Alphabet, L: m.L, maxQ: maxStates,
+		run: run, alphabet: m.Alphabet, L: m.L, maxQ: maxStates, maxMoves: DefaultMaxMoves,
 		index:   map[string]int{},
+		rowOf:   map[[2]int32]int32{},
 		pops:    map[[2]int]*set{},
-		callers: map[[2]int][][3]int{},
+		callers: map[[2]int][][3]int32{},
 		inherit: map[[2]int]*set{},
 		witness: map[[2]int][]int{},
 		via:     map[[3]int][]int{},
@@ -151,18 +173,39 @@ func (e *explorer) state(s State) int {
 	q := len(e.states)
 	e.index[k] = q
 	e.states = append(e.states, s)
-	tr := make([]move, e.L*(e.L+1))
-	for i := range tr {
-		tr[i].to = -1
-	}
-	e.trans = append(e.trans, tr)
-	e.reach = append(e.reach, make([]bool, e.L+1))
-	acc := make([]int8, e.L+1)
-	for i := range acc {
-		acc[i] = -1
-	}
-	e.acc = append(e.acc, acc)
+	e.tops = append(e.tops, nil)
 	return q
+}
+
+// row returns the row of the reached pair (q, k).
+func (e *explorer) row(q, k int) (int, bool) {
+	r, ok := e.rowOf[[2]int32{int32(q), int32(k)}]
+	return int(r), ok
+}
+
+// reached reports whether exploration reached (q, k).
+func (e *explorer) reached(q, k int) bool {
+	_, ok := e.row(q, k)
+	return ok
+}
+
+// newRow gives the newly reached pair (q, k) its row; false when the
+// transitions would number more than maxMoves.
+func (e *explorer) newRow(q, k int) bool {
+	r := len(e.acc)
+	if (r+1)*e.L > e.maxMoves {
+		e.truncated = true
+		return false
+	}
+	e.rowOf[[2]int32{int32(q), int32(k)}] = int32(r)
+	e.acc = append(e.acc, -1)
+	for range e.L {
+		e.rows = append(e.rows, move{to: -1})
+	}
+	ts := e.tops[q]
+	i, _ := slices.BinarySearchFunc(ts, int32(k), func(p pair, k int32) int { return cmp.Compare(p.k, k) })
+	e.tops[q] = slices.Insert(ts, i, pair{int32(k), int32(r)})
+	return true
 }
 
 // set puts the runner in state q with top k (k = L: empty stack).
@@ -176,10 +219,10 @@ func (e *explorer) set(q, k int) {
 	e.run.SetConfig(s.Active, syms, s.Popped)
 }
 
-// step returns the network's transition from (q, k) on l; to is -1 when
-// the state bound is reached. A pop of the empty stack is a no-op.
-func (e *explorer) step(q, l, k int) move {
-	mv := &e.trans[q][l*(e.L+1)+k]
+// step returns the network's transition from (q, k), of row r, on l; to is
+// -1 when the state bound is reached. A pop of the empty stack is a no-op.
+func (e *explorer) step(q, l, k, r int) move {
+	mv := &e.rows[r*e.L+l]
 	if mv.to >= 0 {
 		return *mv
 	}
@@ -196,17 +239,18 @@ func (e *explorer) step(q, l, k int) move {
 	return *mv
 }
 
-// accepts reports the network's verdict at the end marker in (q, k).
-func (e *explorer) accepts(q, k int) bool {
-	if a := e.acc[q][k]; a >= 0 {
+// accepts reports the network's verdict at the end marker in (q, k), of
+// row r.
+func (e *explorer) accepts(q, k, r int) bool {
+	if a := e.acc[r]; a >= 0 {
 		return a == 1
 	}
 	e.set(q, k)
 	e.run.Step(e.L)
 	ok := e.run.Prediction() > 0.5
-	e.acc[q][k] = 0
+	e.acc[r] = 0
 	if ok {
-		e.acc[q][k] = 1
+		e.acc[r] = 1
 	}
 	return ok
 }
@@ -218,8 +262,12 @@ const maxWitness = 2048
 // tooLong stands for a witness longer than maxWitness.
 var tooLong = []int{-1}
 
-// cat concatenates strings of symbols into a new slice, or returns tooLong.
-func cat(parts ...[]int) []int {
+// cat concatenates strings of symbols into a new slice, or returns tooLong;
+// nil unless witnesses are kept.
+func (e *explorer) cat(parts ...[]int) []int {
+	if !e.witnesses {
+		return nil
+	}
 	n := 0
 	for _, p := range parts {
 		if len(p) > 0 && p[0] < 0 {
@@ -244,12 +292,14 @@ type popItem struct {
 }
 
 func (e *explorer) addReach(q, k int, w []int) {
-	if !e.reach[q][k] {
-		e.witness[[2]int{q, k}] = w
-		e.reach[q][k] = true
-		e.pairs++
-		e.work = append(e.work, [2]int{q, k})
+	if e.reached(q, k) || !e.newRow(q, k) {
+		return
 	}
+	if e.witnesses {
+		e.witness[[2]int{q, k}] = w
+	}
+	e.pairs++
+	e.work = append(e.work, [2]int{q, k})
 }
 
 // run explores from the start (neuron 0 on, nothing popped, empty stack)
@@ -272,10 +322,11 @@ func (e *explorer) explore() {
 
 // visit evaluates every input from the reached pair (q, k).
 func (e *explorer) visit(q, k int) {
-	e.accepts(q, k)
+	r, _ := e.row(q, k)
+	e.accepts(q, k, r)
 	w := e.witness[[2]int{q, k}]
 	for l := 0; l < e.L; l++ {
-		mv := e.step(q, l, k)
+		mv := e.step(q, l, k, r)
 		if mv.to < 0 {
 			return
 		}
@@ -283,15 +334,15 @@ func (e *explorer) visit(q, k int) {
 		switch {
 		case mv.op == grammar.Push:
 			c := [2]int{to, l}
-			e.addReach(to, l, cat(w, []int{l}))
-			e.callers[c] = append(e.callers[c], [3]int{q, k, l})
+			e.addReach(to, l, e.cat(w, []int{l}))
+			e.callers[c] = append(e.callers[c], [3]int32{int32(q), int32(k), int32(l)})
 			for _, d := range members(e.pops, c) {
 				e.returned(q, k, l, to, d)
 			}
 		case mv.op == grammar.Pop: // k < L: a pop of the empty stack is a noop
 			e.popWork = append(e.popWork, popItem{q, k, to, []int{l}})
 		default:
-			e.addReach(to, k, cat(w, []int{l}))
+			e.addReach(to, k, e.cat(w, []int{l}))
 			if k < e.L {
 				e.inherits(q, to, k, []int{l})
 			}
@@ -302,8 +353,8 @@ func (e *explorer) visit(q, k int) {
 // returned records that symbol l, pushed from (q, k) into state c, is
 // popped in state d, which has k on top again.
 func (e *explorer) returned(q, k, l, c, d int) {
-	u := cat([]int{l}, e.popW[[3]int{c, l, d}])
-	e.addReach(d, k, cat(e.witness[[2]int{q, k}], u))
+	u := e.cat([]int{l}, e.popW[[3]int{c, l, d}])
+	e.addReach(d, k, e.cat(e.witness[[2]int{q, k}], u))
 	if k < e.L {
 		e.inherits(q, d, k, u)
 	}
@@ -316,9 +367,15 @@ func (e *explorer) inherits(a, d, X int, u []int) {
 	if !get(e.inherit, c).add(a) {
 		return
 	}
-	e.via[[3]int{a, d, X}] = u
+	if e.inclusions++; e.inclusions > e.maxMoves {
+		e.truncated = true
+		return
+	}
+	if e.witnesses {
+		e.via[[3]int{a, d, X}] = u
+	}
 	for _, s := range members(e.pops, c) {
-		e.popWork = append(e.popWork, popItem{a, X, s, cat(u, e.popW[[3]int{d, X, s}])})
+		e.popWork = append(e.popWork, popItem{a, X, s, e.cat(u, e.popW[[3]int{d, X, s}])})
 	}
 }
 
@@ -330,15 +387,17 @@ func (e *explorer) addPop(a, X, d int, w []int) {
 	if !get(e.pops, c).add(d) {
 		return
 	}
-	e.popW[[3]int{a, X, d}] = w
-	if e.summaries++; e.summaries > e.maxQ*summariesPerState {
+	if e.witnesses {
+		e.popW[[3]int{a, X, d}] = w
+	}
+	if e.summaries++; e.summaries > min(e.maxQ*summariesPerState, e.maxMoves) {
 		e.truncated = true
 		return
 	}
 	for _, qkl := range e.callers[c] {
-		e.returned(qkl[0], qkl[1], qkl[2], a, d)
+		e.returned(int(qkl[0]), int(qkl[1]), int(qkl[2]), a, d)
 	}
 	for _, b := range members(e.inherit, c) {
-		e.popWork = append(e.popWork, popItem{b, X, d, cat(e.via[[3]int{b, a, X}], w)})
+		e.popWork = append(e.popWork, popItem{b, X, d, e.cat(e.via[[3]int{b, a, X}], w)})
 	}
 }

@@ -20,6 +20,10 @@ type Options struct {
 	// MaxStates bounds the distinct (state vector, popped) pairs explored;
 	// 0 means DefaultMaxStates.
 	MaxStates int
+	// MaxMoves bounds the transitions evaluated (L per reached pair of
+	// control state and top), the pop summaries and their inclusions; 0
+	// means DefaultMaxMoves.
+	MaxMoves int
 	// Name is the extracted PDA's name (default "extracted").
 	Name string
 }
@@ -98,6 +102,9 @@ func Extract(m *nspda.Model, opt Options) *Result {
 		maxQ = DefaultMaxStates
 	}
 	e := newExplorer(m, refine, maxQ)
+	if opt.MaxMoves > 0 {
+		e.maxMoves = opt.MaxMoves
+	}
 	e.explore()
 	r := &Result{Refine: refine, Explored: len(e.states), Pairs: e.pairs, states: e.states, index: e.index}
 	r.class = make([]int, len(e.states))
@@ -107,9 +114,10 @@ func Extract(m *nspda.Model, opt Options) *Result {
 	if e.truncated {
 		r.Err = ErrTooManyStates
 		r.Message = fmt.Sprintf("the network's state vector took more than %d values (with the symbol last popped) within reach, "+
-			"or its pops lead from almost any state to almost any other (more than %d summaries): "+
+			"or its pops lead from almost any state to almost any other (more than %d summaries), "+
+			"or its control states and tops need more than %d transitions: "+
 			"it does not behave as a finite control of that size (a counter in the state neurons?); no PDA was written (%d states explored)",
-			maxQ, maxQ*summariesPerState, len(e.states))
+			maxQ, min(maxQ*summariesPerState, e.maxMoves), e.maxMoves, len(e.states))
 		return r
 	}
 	mode, verdicts := e.acceptance()
@@ -166,12 +174,10 @@ func (e *explorer) acceptance() (Acceptance, [][]int8) {
 	anyOK, emptyOK := true, true
 	for q := range e.states {
 		first := unknown
-		for k := 0; k <= e.L; k++ {
-			if !e.reach[q][k] {
-				continue
-			}
+		for _, p := range e.tops[q] {
+			k := int(p.k)
 			v := rejects
-			if e.accepts(q, k) {
+			if e.accepts(q, k, int(p.row)) {
 				v = accepts
 			}
 			if first == unknown {
@@ -193,11 +199,10 @@ func (e *explorer) acceptance() (Acceptance, [][]int8) {
 	}
 	verdicts := make([][]int8, len(e.states))
 	for q := range e.states {
-		v := make([]int8, e.L+1)
-		for k := range v {
-			v[k] = unknown
-			if e.reach[q][k] && (mode != ByEmptyStack || k == e.L) {
-				v[k] = e.acc[q][k]
+		v := slices.Repeat([]int8{unknown}, e.L+1)
+		for _, p := range e.tops[q] {
+			if mode != ByEmptyStack || int(p.k) == e.L {
+				v[p.k] = e.acc[p.row]
 			}
 		}
 		if mode == ByState {
@@ -240,12 +245,9 @@ func (e *explorer) live(verdicts [][]int8) []bool {
 
 // moves calls f for every reached (q, k) and input l with its transition.
 func (e *explorer) moves(q int, f func(l, k int, mv move)) {
-	for k := 0; k <= e.L; k++ {
-		if !e.reach[q][k] {
-			continue
-		}
-		for l := 0; l < e.L; l++ {
-			f(l, k, e.trans[q][l*(e.L+1)+k])
+	for _, p := range e.tops[q] {
+		for l, mv := range e.rows[int(p.row)*e.L:][:e.L] {
+			f(l, int(p.k), mv)
 		}
 	}
 }

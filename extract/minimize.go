@@ -55,13 +55,9 @@ func (e *explorer) minimize(verdicts [][]int8, live []bool) ([]int, int) {
 func (e *explorer) signature(q int, class []int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%d|", class[q])
-	for k := 0; k <= e.L; k++ {
-		if !e.reach[q][k] {
-			b.WriteString("u;")
-			continue
-		}
-		for l := 0; l < e.L; l++ {
-			mv := e.trans[q][l*(e.L+1)+k]
+	for _, p := range e.tops[q] {
+		fmt.Fprintf(&b, "%d:", p.k)
+		for _, mv := range e.rows[int(p.row)*e.L:][:e.L] {
 			if c := class[mv.to]; c < 0 {
 				b.WriteString("d,")
 			} else {
@@ -82,6 +78,12 @@ type entry struct {
 	op  grammar.Op
 }
 
+// maxTableCells bounds the (block, input, top) cells build lays out before
+// merging (100 MB): the largest table grammar.New builds (states·L·(L+1)
+// entries), which the unmerged blocks must fit in all but rare cases where
+// merging would have shrunk them enough.
+const maxTableCells = 1 << 22
+
 // build writes the minimized automaton as a PDA, its acceptance in the form
 // mode (acceptance). Blocks are numbered in
 // breadth-first order from the start's (inputs and tops in alphabet order),
@@ -92,6 +94,10 @@ type entry struct {
 // stack, as the network's pop there does).
 func (e *explorer) build(name string, class []int, n int, verdicts [][]int8, mode Acceptance) (*grammar.PDA, []int, error) {
 	L := e.L
+	if cells := n * L * (L + 1); cells > maxTableCells {
+		return nil, nil, fmt.Errorf("%d states over %d symbols need %d·%d·%d = %d transition-table cells, more than %d",
+			n, L, n, L, L+1, cells, maxTableCells)
+	}
 	table := make([][]entry, n)
 	acc := make([][]int8, n)
 	for q := range e.states {

@@ -22,6 +22,11 @@ import (
 const (
 	maxExhaustive = 1 << 26
 	maxExplore    = 1 << 20
+	// maxExploreWords bounds --max-states × (J + L + 32): a state explored
+	// costs up to its J active neurons, a verdict per top and some 32 words
+	// of bookkeeping, so that exploration stays within a few hundred MB
+	// whatever the model (extract.DefaultMaxMoves bounds the rest).
+	maxExploreWords = 1 << 25
 )
 
 func newExtract() *cobra.Command {
@@ -59,6 +64,9 @@ dot is on PATH, beside it the same name with .svg.`,
 			if err := limits.Check("--max-len", maxLen, limits.StringLen); err != nil {
 				return usageError{err}
 			}
+			if cmd.Flags().Changed("sets") && gname == "" {
+				return usagef("--sets needs --grammar: the sets are drawn from the target language")
+			}
 			if maxStates < 1 || maxStates > maxExplore {
 				return usagef("--max-states must be between 1 and %d", maxExplore)
 			}
@@ -66,12 +74,20 @@ dot is on PATH, beside it the same name with .svg.`,
 			if err != nil {
 				return err
 			}
+			if most := maxExploreWords / (net.J + net.L + 32); maxStates > most {
+				return usagef("--max-states %d is too many for a model with %d state neurons and %d symbols: at most %d (each state explored costs memory in proportion to both)",
+					maxStates, net.J, net.L, most)
+			}
+			if !cmd.Flags().Changed("max-len") {
+				maxLen = defaultMaxLen(net.L)
+			}
 			if n := exhaustiveCount(net.L, maxLen); n > maxExhaustive {
 				return usagef("--max-len %d means %.0f strings over %d symbols; at most %d", maxLen, n, net.L, maxExhaustive)
 			}
 			opt := extract.CheckOptions{MaxLen: maxLen, Seed: seed}
 			opt.Refine, opt.MaxStates = refineOf, maxStates
-			opt.Name = strings.TrimSuffix(filepath.Base(out), filepath.Ext(out))
+			// A spec file is UTF-8; a file name need not be.
+			opt.Name = strings.ToValidUTF8(strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)), "\uFFFD")
 			if cmd.Flags().Changed("refine") {
 				if refine < 1 || refine > limits.Refine {
 					return usagef("--refine must be between 1 and %d", limits.Refine)
@@ -105,8 +121,14 @@ dot is on PATH, beside it the same name with .svg.`,
 			if res.PDA == nil || !rep.OK {
 				return fmt.Errorf("cannot extract a PDA from %s: %s", mpath, rep.Message)
 			}
-			comment := fmt.Sprintf("extracted by nspda extract from %s (order %d, J=%d, K=%d)", mpath, rep.Order, rep.J, rep.Refine)
-			if err := atomicfile.WriteFile(out, res.PDA.MarshalSpec(comment)); err != nil {
+			// The path is Go-quoted: a line break in it must not end the
+			// comment and start a line of the spec.
+			comment := fmt.Sprintf("extracted by nspda extract from %q (order %d, J=%d, K=%d)", mpath, rep.Order, rep.J, rep.Refine)
+			spec, err := extract.Spec(res.PDA, comment)
+			if err != nil {
+				return err
+			}
+			if err := atomicfile.WriteFile(out, spec); err != nil {
 				return err
 			}
 			printExtract(w, rep, out)
@@ -120,8 +142,8 @@ dot is on PATH, beside it the same name with .svg.`,
 	f.StringVar(&mpath, "model", "", "NSPDA model file")
 	f.StringVar(&out, "out", "", "PDA spec file to write (YAML)")
 	f.StringVar(&gname, "grammar", "", "target language: a built-in name or a PDA .yaml file")
-	f.IntVar(&maxLen, "max-len", 10, "compare on every string up to this length")
-	f.StringVar(&sets, "sets", "test960", "comma-separated named splits of --grammar to compare on")
+	f.IntVar(&maxLen, "max-len", defaultExhaustive, "compare on every string up to this length; unset, the longest up to 10 whose strings number at most 2^26")
+	f.StringVar(&sets, "sets", "test960", "comma-separated named splits of --grammar to compare on (only with --grammar)")
 	f.Uint64Var(&seed, "seed", 1, "seed of the named sets")
 	f.StringVar(&dotPath, "dot", "", "write the automaton in DOT to `FILE` (and FILE's .svg with Graphviz)")
 	f.StringVar(&report, "report", "", "write the JSON report to `FILE`")
@@ -141,6 +163,20 @@ func loadNSPDA(path string) (*nspda.Model, int, error) {
 		return nil, 0, fmt.Errorf("%s is a %s model; only an NSPDA has a state and a stack to read", path, m.Kind())
 	}
 	return w.Weights(), m.refine, nil
+}
+
+// defaultExhaustive is --max-len's default where the alphabet allows it.
+const defaultExhaustive = 10
+
+// defaultMaxLen is --max-len's default over L symbols: defaultExhaustive,
+// or the longest length whose strings number at most maxExhaustive (over
+// six symbols or more, 10 would be too many).
+func defaultMaxLen(L int) int {
+	n := defaultExhaustive
+	for n > 0 && exhaustiveCount(L, n) > maxExhaustive {
+		n--
+	}
+	return n
 }
 
 // exhaustiveCount is Σ_{n ≤ maxLen} L^n.
