@@ -99,6 +99,16 @@ func (p *modelOpts) apply(cfg *experiment.Config) error {
 	return nil
 }
 
+// gives reports whether a flag gave the option key.
+func (p *modelOpts) gives(key string) bool {
+	for _, g := range p.list {
+		if g.key == key {
+			return true
+		}
+	}
+	return false
+}
+
 func isZero(v any) bool {
 	switch v := v.(type) {
 	case int:
