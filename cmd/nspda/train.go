@@ -134,7 +134,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.Refine, "refine", cfg.Refine, "iterative refinement K")
 	f.IntVar(&cfg.EvalRefine, "eval-refine", cfg.EvalRefine, "iterations per symbol when classifying (default: K)")
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
-	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
+	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs of a size's starts (each size's, with --size both); a polish (--polish) adds at most min(2×--polish, this) and the final starts (--final-starts) at most this many: the progress lines count to the run's most")
 	f.BoolVar(&cfg.Stage2Annealed, "stage2-annealed", cfg.Stage2Annealed, "2il: the second stage's fixed rate is the one stage 1's annealing reached, not --lr")
 	f.BoolVar(&cfg.KeepBest, "keep-best", cfg.KeepBest, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
@@ -387,9 +387,11 @@ func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 	case st.Epoch == 0:
 		fmt.Fprintf(w, "resuming %s: no epoch was finished, starting from the beginning\n", dir)
 	case st.WideFrom > 0:
-		fmt.Fprintf(w, "resuming %s after epoch %d: the wide size's epoch %d of %d, after the %s size's %d\n", dir, st.Epoch, st.Epoch-st.WideFrom, cfg.MaxEpochs, cfg.FirstSize(), st.WideFrom)
+		// The wide size's epochs include its polish and final starts, so
+		// they are not counted against --max-epochs alone.
+		fmt.Fprintf(w, "resuming %s after epoch %d of %d: the wide size's epoch %d, after the %s size's %d\n", dir, st.Epoch, cfg.EpochBudget(), st.Epoch-st.WideFrom, cfg.FirstSize(), st.WideFrom)
 	default:
-		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.MaxEpochs)
+		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.EpochBudget())
 	}
 	if st.Grammar != "" {
 		fmt.Fprintf(w, "grammar: %s, the copy of %s made when the run started\n", st.Grammar, cfg.Grammar)
