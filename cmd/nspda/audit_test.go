@@ -270,7 +270,9 @@ func trainFlagsConfig(args ...string) (experiment.Config, error) {
 func TestTrainGiveWay(t *testing.T) {
 	var names []string
 	newTrain().Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
-	words := func(s string) string { return " " + regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(s), " ") + " " }
+	words := func(s string) string {
+		return " " + regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(s), " ") + " "
+	}
 	for _, recipe := range []string{"default", "paper", "action", "data"} {
 		newTrain().Flags().VisitAll(func(f *pflag.Flag) {
 			off := "0"
