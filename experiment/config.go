@@ -491,8 +491,10 @@ func (c Config) validateLearning(spec nn.Spec) error {
 // progress lines count to: for each size it trains (Config.Size), MaxEpochs
 // of starts, up to 2·Polish (MaxEpochs if fewer) of a polishing start
 // (Polish), and, for the last size, up to MaxEpochs of final starts
-// (FinalStarts). --max-epochs 1 of the default recipe is 4 epochs: 1 of
-// the paper's size, 1 of the wide one, its polish and its final starts.
+// (FinalStarts). A bound, not a forecast: --max-epochs 1 of the default
+// recipe counts to 5 and trains 4 (1 of the paper's size, whose 209 starts
+// cannot all end in one epoch to let its polish begin; 1 of the wide one,
+// 1 of its polish, 1 of its final starts).
 func (c Config) EpochBudget() int {
 	n := 0
 	for _, p := range c.sizePhases() {
