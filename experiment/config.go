@@ -488,12 +488,26 @@ func (c Config) validateLearning(spec nn.Spec) error {
 	return nil
 }
 
-// EpochBudget is the epochs a run of c may take: MaxEpochs for each size
-// it trains (Config.Size). A polishing start (Polish) may add up to
-// 2·Polish (MaxEpochs if fewer) to a size, and the final starts
-// (FinalStarts) up to MaxEpochs more.
+// EpochBudget is the most epochs a run of c may take, the total its
+// progress lines count to: for each size it trains (Config.Size), MaxEpochs
+// of starts, up to 2·Polish (MaxEpochs if fewer) of a polishing start
+// (Polish), and, for the last size, up to MaxEpochs of final starts
+// (FinalStarts). A bound, not a forecast: --max-epochs 1 of the default
+// recipe counts to 5 and trains 4 (1 of the paper's size, whose 209 starts
+// cannot all end in one epoch to let its polish begin; 1 of the wide one,
+// 1 of its polish, 1 of its final starts).
 func (c Config) EpochBudget() int {
-	return c.MaxEpochs * len(c.sizePhases())
+	n := 0
+	for _, p := range c.sizePhases() {
+		n += p.MaxEpochs
+		if p.Polish > 0 {
+			n += min(2*p.Polish, p.MaxEpochs)
+		}
+		if p.FinalStarts > 0 {
+			n += p.MaxEpochs
+		}
+	}
+	return n
 }
 
 // sizePhases lists the configurations a run trains one after the other:

@@ -561,7 +561,8 @@ func TestEdits(t *testing.T) {
 // agree, it is the paper's (one key).
 func TestSizeRules(t *testing.T) {
 	c, _ := Recipe("default")
-	if c.Size != "both" || c.EpochBudget() != 2*c.MaxEpochs {
+	// Each size's starts and polish, and the wide size's final starts.
+	if c.Size != "both" || c.EpochBudget() != 3*c.MaxEpochs+2*min(2*c.Polish, c.MaxEpochs) {
 		t.Errorf("default recipe: size %q, epoch budget %d", c.Size, c.EpochBudget())
 	}
 	second := c

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nspda/nspda/dataset"
@@ -157,6 +158,9 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		}
 		res, err = train.Run(ctx, setup.env, setup.settings, rec, from)
 		rec.close()
+		if errors.Is(err, train.ErrCheckpointMismatch) {
+			return nil, changedSince(filepath.Join(dir, CheckpointFile), err)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -180,7 +184,9 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
 		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, Algorithm: cfg.Algorithm()}
 	if first != nil {
-		if setup, err = bothSizes(sum, first, res, setup, phases[0], lang, data); err != nil {
+		if setup, err = bothSizes(sum, first, res, setup, phases[0], lang, data); errors.Is(err, train.ErrCheckpointMismatch) {
+			return nil, changedSince(filepath.Join(dir, paperSizeFile), err)
+		} else if err != nil {
 			return nil, err
 		}
 	}
@@ -211,6 +217,13 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	os.Remove(filepath.Join(dir, CheckpointFile))
 	os.Remove(filepath.Join(dir, paperSizeFile))
 	return sum, nil
+}
+
+// changedSince names a checkpoint that does not fit the run resuming from
+// it (err, a train.ErrCheckpointMismatch) and the likely cause.
+func changedSince(path string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), train.ErrCheckpointMismatch.Error()+": ")
+	return fmt.Errorf("%s: %s: the run's config.json or its grammar changed since the checkpoint was written; restore them, or train again into a new directory", path, msg)
 }
 
 // bothSizes completes the summary of a run of the size rule "both" whose
@@ -245,7 +258,7 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 		return nil, err
 	}
 	if len(sel.Params) != len(kept.net.Params()) {
-		return nil, fmt.Errorf("%s has %d parameters, the %s-size net %d", paperSizeFile, len(sel.Params), sum.SizeRule, len(kept.net.Params()))
+		return nil, fmt.Errorf("%w: it has %d parameters, the %s-size net %d", train.ErrCheckpointMismatch, len(sel.Params), sum.SizeRule, len(kept.net.Params()))
 	}
 	copy(kept.net.Params(), sel.Params)
 	return kept, nil

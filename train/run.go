@@ -3,6 +3,7 @@ package train
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -869,6 +870,20 @@ func (st *runState) restart(env Env, set Settings, fresh []byte) error {
 	return nil
 }
 
+// ErrCheckpointMismatch is matched (errors.Is) by Run's error for a
+// checkpoint whose shape is not the run's (its parameters or heads): the
+// configuration or the data it was built from changed since it was written.
+// The caller knows the file and names it.
+var ErrCheckpointMismatch = errors.New("the checkpoint does not fit the run")
+
+// mismatch is a checkpoint's difference from the run; it is
+// ErrCheckpointMismatch.
+type mismatch string
+
+func (m mismatch) Error() string { return string(m) }
+
+func (m mismatch) Is(target error) bool { return target == ErrCheckpointMismatch }
+
 // headParams copies the heads' parameters for a checkpoint.
 func headParams(obj *Objective) [][]float64 {
 	var out [][]float64
@@ -882,11 +897,11 @@ func headParams(obj *Objective) [][]float64 {
 func restoreHeads(obj *Objective, from [][]float64) error {
 	hs := obj.Heads()
 	if len(from) != len(hs) {
-		return fmt.Errorf("checkpoint has %d heads, the run %d", len(from), len(hs))
+		return mismatch(fmt.Sprintf("it has %d heads, the run %d", len(from), len(hs)))
 	}
 	for i, h := range hs {
 		if len(from[i]) != len(h.Params) {
-			return fmt.Errorf("checkpoint head %d has %d parameters, the run %d", i, len(from[i]), len(h.Params))
+			return mismatch(fmt.Sprintf("its head %d has %d parameters, the run's %d", i, len(from[i]), len(h.Params)))
 		}
 		copy(h.Params, from[i])
 	}
@@ -933,7 +948,7 @@ func (st *runState) save(params []float64, cur Curriculum, rec Recorder) error {
 
 func (st *runState) restore(from *Checkpoint, params []float64, cur Curriculum) error {
 	if len(from.Params) != len(params) {
-		return fmt.Errorf("checkpoint has %d parameters, the model %d", len(from.Params), len(params))
+		return mismatch(fmt.Sprintf("it has %d parameters, the run's model %d", len(from.Params), len(params)))
 	}
 	copy(params, from.Params)
 	if err := json.Unmarshal(from.Curriculum, cur); err != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -35,6 +36,8 @@ classified one at a time. A string has at most ` + fmt.Sprint(limits.StringLen) 
 				return usagef("give at least one string to classify, or --file")
 			case len(args) > 0 && cmd.Flags().Changed("file"):
 				return usagef("give strings as arguments or with --file, not both")
+			case cmd.Flags().Changed("file") && file == "":
+				return usagef("--file needs a file name (- for standard input)")
 			}
 			return nil
 		},
@@ -151,7 +154,7 @@ func traceString(w io.Writer, m *nspda.Model, run *nspda.Runner, alpha *grammar.
 	for t := 0; t <= len(syms); t++ {
 		l, in := m.L, string(grammar.EndMarker)
 		if t < len(syms) {
-			l, in = syms[t], string(m.Alphabet[syms[t]])
+			l, in = syms[t], printable(string(m.Alphabet[syms[t]]))
 		}
 		op := run.Step(l)
 		action := op.String()
@@ -165,7 +168,7 @@ func traceString(w io.Writer, m *nspda.Model, run *nspda.Runner, alpha *grammar.
 func active(m *nspda.Model, run *nspda.Runner) string {
 	var names []string
 	for _, j := range run.Active() {
-		names = append(names, m.NeuronName(j))
+		names = append(names, printable(m.NeuronName(j)))
 	}
 	if len(names) == 0 {
 		return "(none)"
@@ -177,7 +180,31 @@ func active(m *nspda.Model, run *nspda.Runner) string {
 // depth of a deeper stack before them: "[120] …abab".
 func stackTop(alpha *grammar.PDA, syms []int) string {
 	if len(syms) <= traceTop {
-		return alpha.Decode(syms)
+		return printable(alpha.Decode(syms))
 	}
-	return fmt.Sprintf("[%d] …%s", len(syms), alpha.Decode(syms[len(syms)-traceTop:]))
+	return fmt.Sprintf("[%d] …%s", len(syms), printable(alpha.Decode(syms[len(syms)-traceTop:])))
 }
+
+// printable returns s with every character a terminal would not show as
+// itself (control characters such as ESC, invalid UTF-8) escaped as Go
+// escapes them, \x1b: neuron names and symbols come from the model file,
+// and a name must not move the cursor or recolour the terminal.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, notPrintable) && utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i, w := 0, 0; i < len(s); i += w {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		w = n
+		if notPrintable(r) || r == utf8.RuneError && n == 1 {
+			q := strconv.QuoteToASCII(s[i : i+n])
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteString(s[i : i+n])
+	}
+	return b.String()
+}
+
+func notPrintable(r rune) bool { return r != ' ' && !strconv.IsPrint(r) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -35,7 +36,7 @@ func parseHints(s string) (any, error) {
 	case "1", "2":
 		return int(s[0] - '0'), nil
 	}
-	return nil, fmt.Errorf("--hints must be none, 1 or 2, not %q", s)
+	return nil, errors.New("want none, 1 or 2")
 }
 
 var optionFlags = []optionFlag{
@@ -96,6 +97,16 @@ func (p *modelOpts) apply(cfg *experiment.Config) error {
 		}
 	}
 	return nil
+}
+
+// gives reports whether a flag gave the option key.
+func (p *modelOpts) gives(key string) bool {
+	for _, g := range p.list {
+		if g.key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func isZero(v any) bool {
@@ -167,7 +178,7 @@ func (l *optList) Set(s string) error { return l.Append(s) }
 func (l *optList) Append(s string) error {
 	key, text, ok := strings.Cut(s, "=")
 	if !ok || key == "" {
-		return fmt.Errorf("want KEY=VALUE, not %q", s)
+		return errors.New("want KEY=VALUE")
 	}
 	var val any
 	if err := json.Unmarshal([]byte(text), &val); err != nil {

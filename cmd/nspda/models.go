@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -27,7 +28,9 @@ third-order rule M + U(2,6), M being the PDA's states).`,
 			if err != nil {
 				return err
 			}
-			w := cmd.OutOrStdout()
+			// Printed at the end, so that a model too large for the grammar
+			// gives an error and no partial table.
+			w := new(bytes.Buffer)
 			fmt.Fprintf(w, "%-14s %8s  %-9s  %s\n", "model", "params", "trained", "description")
 			for _, spec := range model.Specs() {
 				opt := nn.Options{}
@@ -36,7 +39,9 @@ third-order rule M + U(2,6), M being the PDA's states).`,
 				}
 				m, err := spec.New(lang.PDA.Alphabet, opt, rand.New(rand.NewPCG(1, 1)))
 				if err != nil {
-					return fmt.Errorf("%s: %v", spec.Name, err)
+					// Not "%s: %v": the model named nspda would read as a second
+					// "nspda:" prefix.
+					return fmt.Errorf("the %s model over %s's %d symbols: %v", spec.Name, lang.Name, lang.PDA.L(), err)
 				}
 				algo := experiment.Config{Model: spec.Name}.Algorithm()
 				fmt.Fprintf(w, "%-14s %8d  %-9s  %s\n", spec.Name, len(m.Params()), algo, spec.Description)
@@ -51,7 +56,8 @@ third-order rule M + U(2,6), M being the PDA's states).`,
 					fmt.Fprintf(w, "%-14s %s\n", spec.Name, b)
 				}
 			}
-			return nil
+			_, err = w.WriteTo(cmd.OutOrStdout())
+			return err
 		},
 	}
 	cmd.Flags().StringVar(&gname, "grammar", "anbn", "grammar whose alphabet sizes the models")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/spf13/cobra"
 
@@ -30,9 +31,15 @@ The programmed network classifies every string exactly as the PDA does.`,
 			if order != 2 && order != 3 {
 				return usagef("--order must be 2 or 3, not %d", order)
 			}
+			if err := checkStrengths(opt, order); err != nil {
+				return err
+			}
 			lang, err := loadGrammar(gname)
 			if err != nil {
 				return err
+			}
+			if lo, hi := program.FeasibleHA(lang.PDA.L()); order == 3 && opt.HA != 0 && lo < hi && (opt.HA <= lo || opt.HA >= hi) {
+				return usagef("--ha must lie strictly between %.3f and %.3f for %s's %d symbols, not %g", lo, hi, lang.Name, lang.PDA.L(), opt.HA)
 			}
 			opt.Order = nspda.Order(order)
 			prog, err := program.Compile(lang.PDA, opt)
@@ -56,11 +63,31 @@ The programmed network classifies every string exactly as the PDA does.`,
 	f.StringVar(&gname, "grammar", "", "grammar: a built-in name or a PDA .yaml file")
 	f.IntVar(&order, "order", 3, "tensor order: 2 (M1) or 3 (M2)")
 	f.StringVar(&out, "out", "", "model file to write")
-	f.Float64Var(&opt.H, "h", 6, "state weight strength H")
-	f.Float64Var(&opt.HA, "ha", 0, "third-order action weight strength (default 1, within program.FeasibleHA)")
+	f.Float64Var(&opt.H, "h", 6, fmt.Sprintf("state weight strength H, above 0 and at most %g", float64(maxStrength)))
+	f.Float64Var(&opt.HA, "ha", 0, "third-order action weight strength, inside an interval set by the alphabet's size (0: 1, or the interval's middle when 1 lies outside it)")
 	f.BoolVar(&opt.Dead, "dead", false, "add an explicit dead-state neuron for missing transitions")
 	f.BoolVar(&dump, "dump", false, "print the compiled program")
 	return cmd
+}
+
+// maxStrength bounds --h, as the hint strength of training is bounded
+// (experiment/bounds.go): the biases are −1.5H, and a far larger H
+// overflows to a non-finite weight.
+const maxStrength = 1000
+
+// checkStrengths refuses a non-finite or out-of-range --h or --ha before
+// anything is compiled. --ha's interval, which depends on the alphabet, is
+// checked once the grammar is read.
+func checkStrengths(opt program.Options, order int) error {
+	switch {
+	case math.IsNaN(opt.H) || opt.H <= 0 || opt.H > maxStrength:
+		return usagef("--h must be above 0 and at most %g, not %g", float64(maxStrength), opt.H)
+	case math.IsNaN(opt.HA) || math.IsInf(opt.HA, 0) || opt.HA < 0:
+		return usagef("--ha must be a finite number above 0 (0: the default), not %g", opt.HA)
+	case opt.HA != 0 && order != 3:
+		return usagef("--ha is the third order's action strength: not with --order %d", order)
+	}
+	return nil
 }
 
 // noArgs refuses positional arguments as a usage error.

@@ -169,6 +169,11 @@ func (f *reproFlags) check(cmd *cobra.Command) error {
 	case f.slurmParallel < 0:
 		return usagef("--slurm-parallel must not be negative")
 	}
+	if f.emitSlurm != "" || len(f.slurmOptions) > 0 {
+		if err := checkSlurmFlags(*f); err != nil {
+			return err
+		}
+	}
 	if f.out == "" {
 		f.out = "tables"
 		if f.quick {

@@ -237,7 +237,8 @@ func TestReproUsage(t *testing.T) {
 		t.Errorf("--seeds 1001: exit %d, stderr %q", code, errs)
 	}
 	cli(t, "repro", "noise", "--quick", "--plan", plan)
-	if _, errs, code := cli(t, "run", "--plan", plan, "--index", "16"); code != 1 || !strings.Contains(errs, "no index 16") {
+	// An index beyond the plan is a flag out of range: a usage error.
+	if _, errs, code := cli(t, "run", "--plan", plan, "--index", "16"); code != 2 || !strings.Contains(errs, "--index must be from 0 to 15") {
 		t.Errorf("index out of range: exit %d, %q", code, errs)
 	}
 	// An interrupted task says how to resume, in one line, exit 1.

@@ -2,14 +2,17 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // usageError marks a mistake in how a command was called (exit status 2).
@@ -57,6 +60,43 @@ func isCobraUsage(msg string) bool {
 		}
 	}
 	return false
+}
+
+// flagError rewords pflag's error for a flag value it could not parse,
+// `invalid argument "x" for "--lr" flag: strconv.ParseFloat: parsing "x":
+// invalid syntax`, as `invalid argument "x" for --lr: not a number`: what
+// the value should be, with no Go package's name. Other flag errors pass
+// as they are.
+func flagError(err error) error {
+	var ive *pflag.InvalidValueError
+	if !errors.As(err, &ive) {
+		return err
+	}
+	return fmt.Errorf("invalid argument %q for --%s: %s", ive.GetValue(), ive.GetFlag().Name, valueProblem(errors.Unwrap(ive)))
+}
+
+// valueProblem says what is wrong with a flag's value from the error its
+// parser returned.
+func valueProblem(cause error) string {
+	var ne *strconv.NumError
+	if errors.As(cause, &ne) {
+		kind := map[string]string{
+			"Atoi": "an integer", "ParseInt": "an integer", "ParseUint": "a whole number (0 or more)",
+			"ParseFloat": "a number", "ParseBool": "true or false",
+		}[ne.Func]
+		switch {
+		case kind == "":
+			return "not a valid value"
+		case errors.Is(ne.Err, strconv.ErrRange):
+			return "out of range for " + kind
+		}
+		return "not " + kind
+	}
+	var pe *csv.ParseError
+	if cause == nil || errors.As(cause, &pe) {
+		return "not a valid value"
+	}
+	return cause.Error()
 }
 
 // profiler writes a CPU profile of the whole command when --cpuprofile is
@@ -108,7 +148,7 @@ dyck2) or a path to a YAML file describing a deterministic PDA.`,
 		Version:       versionString(),
 	}
 	root.SetVersionTemplate("nspda {{.Version}}\n")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
 	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a CPU profile of the command to `FILE` (for go tool pprof)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
 	root.AddCommand(newTrain(), newModels(), newCurves(), newGenerate(), newProgram(), newEval(), newClassify(), newExtract(), newTrace(), newRepro(), newRun(), newCollect(), newVersion())

@@ -35,8 +35,11 @@ is waited for.`,
 			if err != nil {
 				return err
 			}
-			if index < 0 || index >= len(p) {
-				return fmt.Errorf("plan %s has %d runs (indices 0..%d); there is no index %d", plan, len(p), len(p)-1, index)
+			switch {
+			case len(p) == 0:
+				return fmt.Errorf("plan %s has no runs", plan)
+			case index < 0 || index >= len(p):
+				return usagef("--index must be from 0 to %d (plan %s has %d runs), not %d", len(p)-1, plan, len(p), index)
 			}
 			start := time.Now()
 			sum, outcome, err := experiment.Store{Dir: store}.Run(cmd.Context(), p[index].Config, nil)

@@ -45,3 +45,20 @@ func (j slurmJob) script() string {
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// checkSlurmFlags refuses a line break or NUL in the text --emit-slurm
+// writes into the script: an --slurm-option, the directory (the #SBATCH
+// --output line and a comment name it unquoted), the binary and the store.
+// A newline there would end the #SBATCH line and make the rest a shell
+// command of every array task.
+func checkSlurmFlags(f reproFlags) error {
+	given := map[string][]string{"--slurm-option": f.slurmOptions, "--emit-slurm": {f.emitSlurm}, "--binary": {f.binary}, "--store": {f.store}}
+	for _, flag := range []string{"--slurm-option", "--emit-slurm", "--binary", "--store"} {
+		for _, s := range given[flag] {
+			if i := strings.IndexAny(s, "\n\r\x00"); i >= 0 {
+				return usagef("%s %s: a line break or NUL (at byte %d) has no place in an sbatch script", flag, quoteShort(s), i+1)
+			}
+		}
+	}
+	return nil
+}

@@ -134,7 +134,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.IntVar(&cfg.Refine, "refine", cfg.Refine, "iterative refinement K")
 	f.IntVar(&cfg.EvalRefine, "eval-refine", cfg.EvalRefine, "iterations per symbol when classifying (default: K)")
 	f.Float64Var(&cfg.LR, "lr", cfg.LR, "initial learning rate")
-	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs")
+	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs of a size's starts (each size's, with --size both); a polish (--polish) adds at most min(2×--polish, this) and the final starts (--final-starts) at most this many: the progress lines count to the run's most")
 	f.BoolVar(&cfg.Stage2Annealed, "stage2-annealed", cfg.Stage2Annealed, "2il: the second stage's fixed rate is the one stage 1's annealing reached, not --lr")
 	f.BoolVar(&cfg.KeepBest, "keep-best", cfg.KeepBest, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
@@ -284,23 +284,12 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	// The default recipe's neutral-symbol starts need action neurons and a
 	// run of several starts, and its two-sided derivative gives way to the
 	// superposition stack and the read-gradient ablation, which replace it.
-	if !changed("neutral-weight") && cfg.NeutralWeight > 0 && (cfg.Model != "nspda" || cfg.Patience == 0 || cfg.Restarts == 0) {
+	// (giveWay turns off what needs the neutral weight.)
+	if !changed("neutral-weight") && cfg.NeutralWeight > 0 && cfg.Model != "nspda" {
 		cfg.NeutralWeight = 0
-		if !changed("neutral-patience") {
-			cfg.NeutralPatience = 0
-		}
-		if !changed("neutral-two-sided") {
-			cfg.NeutralTwoSided = false
-		}
 	}
-	if !changed("polish") && cfg.Patience == 0 {
-		cfg.Polish = 0 // the default recipe's polish gives way with its patience
-	}
-	if !changed("final-starts") && cfg.Patience == 0 {
-		cfg.FinalStarts = 0 // and so do its final starts
-	}
-	if !changed("final-neutral-weight") && (cfg.NeutralWeight == 0 || cfg.FinalStarts == 0) {
-		cfg.FinalNeutralWeight = 0 // and their prior's weight with them
+	if err := giveWay(cfg, changed, pend); err != nil {
+		return err
 	}
 	if !changed("neutral-two-sided") && cfg.NeutralTwoSided && (cfg.Option("soft_stack") == true || cfg.Option("no_read_grad") == true) {
 		cfg.NeutralTwoSided = false
@@ -309,6 +298,48 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
+	return nil
+}
+
+// giveWay turns off the recipe's settings (never one a flag gave) that
+// need a setting the configuration no longer has: --patience 0 takes the
+// recipe's restarts, probes, polish and final starts with it,
+// --probe-patience 0 its probes, --restarts 0
+// its neutral-symbol starts, --neutral-weight 0 their patience. Each is
+// turned off only where Validate would refuse it, so a configuration that
+// validates is unchanged, and an error left names a flag the user gave.
+// Later steps see the earlier ones' results (patience, then restarts,
+// then the neutral weight).
+func giveWay(cfg *experiment.Config, changed func(string) bool, pend *modelOpts) error {
+	off := func(flag string, on bool, clear func()) {
+		if on && !changed(flag) {
+			clear()
+		}
+	}
+	noPatience := cfg.Patience == 0
+	off("restarts", noPatience && cfg.Restarts > 0, func() { cfg.Restarts = 0 })
+	off("probes", (noPatience || cfg.ProbePatience < 1) && cfg.Probes > 0, func() { cfg.Probes = 0 })
+	off("plateau", noPatience && cfg.Plateau > 0, func() { cfg.Plateau = 0 })
+	off("polish", noPatience && cfg.Polish > 0, func() { cfg.Polish = 0 })
+	off("final-starts", noPatience && cfg.FinalStarts > 0, func() { cfg.FinalStarts = 0 })
+	off("select-max", noPatience && cfg.SelectMax != 0, func() { cfg.SelectMax = 0 })
+	off("select-rule", noPatience && cfg.SelectRule != "", func() { cfg.SelectRule = "" })
+	noRestarts := cfg.Restarts == 0
+	off("own-patience", (noPatience || noRestarts) && cfg.OwnPatience, func() { cfg.OwnPatience = false })
+	off("first-patience", noRestarts && cfg.FirstPatience > 0, func() { cfg.FirstPatience = 0 })
+	off("restart-schedule", noRestarts && cfg.RestartSchedule != "", func() { cfg.RestartSchedule = "" })
+	off("neutral-weight", (noPatience || noRestarts) && cfg.NeutralWeight > 0, func() { cfg.NeutralWeight = 0 })
+	// The data recipe's alternating stacks need the superposition stack and
+	// restarts.
+	if cfg.Option("soft_alternate") == true && (noRestarts || cfg.Option("soft_stack") != true) && !pend.gives("soft_alternate") {
+		if err := cfg.Set("soft_alternate", false); err != nil {
+			return usageError{err}
+		}
+	}
+	noNeutral := cfg.NeutralWeight == 0
+	off("neutral-patience", noNeutral && cfg.NeutralPatience > 0, func() { cfg.NeutralPatience = 0 })
+	off("neutral-two-sided", noNeutral && cfg.NeutralTwoSided, func() { cfg.NeutralTwoSided = false })
+	off("final-neutral-weight", (noNeutral || cfg.FinalStarts == 0) && cfg.FinalNeutralWeight > 0, func() { cfg.FinalNeutralWeight = 0 })
 	return nil
 }
 
@@ -356,9 +387,11 @@ func sayResume(w io.Writer, dir string, cfg experiment.Config) error {
 	case st.Epoch == 0:
 		fmt.Fprintf(w, "resuming %s: no epoch was finished, starting from the beginning\n", dir)
 	case st.WideFrom > 0:
-		fmt.Fprintf(w, "resuming %s after epoch %d: the wide size's epoch %d of %d, after the %s size's %d\n", dir, st.Epoch, st.Epoch-st.WideFrom, cfg.MaxEpochs, cfg.FirstSize(), st.WideFrom)
+		// The wide size's epochs include its polish and final starts, so
+		// they are not counted against --max-epochs alone.
+		fmt.Fprintf(w, "resuming %s after epoch %d of %d: the wide size's epoch %d, after the %s size's %d\n", dir, st.Epoch, cfg.EpochBudget(), st.Epoch-st.WideFrom, cfg.FirstSize(), st.WideFrom)
 	default:
-		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.MaxEpochs)
+		fmt.Fprintf(w, "resuming %s after epoch %d of %d\n", dir, st.Epoch, cfg.EpochBudget())
 	}
 	if st.Grammar != "" {
 		fmt.Fprintf(w, "grammar: %s, the copy of %s made when the run started\n", st.Grammar, cfg.Grammar)
