@@ -159,6 +159,40 @@ func startFresh(dir string, cfg Config, pin []byte) error {
 	return atomicfile.WriteJSON(filepath.Join(dir, ConfigFile), cfg)
 }
 
+// lockResumed takes the run lock of dir, the directory of a run to resume;
+// a directory that does not exist is left to readConfig to report.
+func lockResumed(dir string) (func(), error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return func() {}, nil
+	}
+	return lockRun(dir)
+}
+
+// freshRunDir creates dir if needed, takes its run lock and readies it for
+// a run from the beginning (startFresh). On an error it removes what it
+// made, the lock and the directories it created included.
+func freshRunDir(dir string, cfg Config, pin []byte) (unlock func(), err error) {
+	created := atomicfile.NewDirs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if unlock, err = lockRun(dir); err != nil {
+		atomicfile.RemoveEmpty(created)
+		return nil, err
+	}
+	removeTemps(dir)
+	if err := startFresh(dir, cfg, pin); err != nil {
+		// Nothing to resume (no config.json): remove what this call made.
+		os.Remove(filepath.Join(dir, GrammarFile))
+		os.Remove(filepath.Join(dir, dataFile))
+		removeTemps(dir)
+		unlock()
+		atomicfile.RemoveEmpty(created)
+		return nil, err
+	}
+	return unlock, nil
+}
+
 // finished returns the summary of the finished run in dir, removing a
 // checkpoint left by a kill between writing the summary and removing it.
 func finished(dir string) (*Summary, error) {

@@ -79,7 +79,11 @@ const (
 func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Progress) (*Summary, error) {
 	start := time.Now()
 	if resume {
-		var err error
+		unlock, err := lockResumed(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		if cfg, err = readConfig(dir); err != nil {
 			return nil, err
 		}
@@ -125,23 +129,18 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err != nil {
 		return nil, err
 	}
-	created := atomicfile.NewDirs(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	removeTemps(dir)
 	var from *train.Checkpoint
 	if resume {
+		removeTemps(dir)
 		if from, err = readCheckpoint(dir); err != nil {
 			return nil, err
 		}
-	} else if err := startFresh(dir, cfg, pin); err != nil {
-		// Nothing to resume (no config.json): remove what this call made.
-		os.Remove(filepath.Join(dir, GrammarFile))
-		os.Remove(filepath.Join(dir, dataFile))
-		removeTemps(dir)
-		atomicfile.RemoveEmpty(created)
-		return nil, err
+	} else {
+		unlock, err := freshRunDir(dir, cfg, pin)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
 	var (
 		res   train.Result
