@@ -16,6 +16,8 @@ import (
 	"github.com/nspda/nspda/internal/atomicfile"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 )
 
 // GrammarFile is the copy of a run's PDA spec file, made when the run
@@ -191,6 +193,46 @@ func freshRunDir(dir string, cfg Config, pin []byte) (unlock func(), err error) 
 		return nil, err
 	}
 	return unlock, nil
+}
+
+// finishRun writes a finished run's results into dir in the order that
+// keeps it, at every moment, resumable or finished: model.json, then
+// summary.json (the mark of a finished run), then it removes the
+// checkpoints. A kill before the summary leaves a model.json beside the
+// checkpoint: an unfinished run, whose resume removes it (removeStale) and
+// writes it again; a kill after it, a checkpoint that the resume of the
+// finished run removes (finished). The model is written after the test sets
+// are evaluated, so that the first window is two file writes long.
+func finishRun(dir string, sum *Summary, net nn.Model, evalRefine int) error {
+	if err := model.Save(filepath.Join(dir, ModelFile), net, evalRefine); err != nil {
+		return err
+	}
+	if err := crashPoint(ModelFile); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+		return err
+	}
+	if err := crashPoint(SummaryFile); err != nil {
+		return err
+	}
+	// model.json holds the run's weights: the checkpoints (the same weights
+	// plus the random streams) are no longer needed.
+	os.Remove(filepath.Join(dir, CheckpointFile))
+	os.Remove(filepath.Join(dir, paperSizeFile))
+	return nil
+}
+
+// crashPoint is called by finishRun after it writes each file, named; a
+// test makes it fail to stop there, as a kill would.
+var crashPoint = func(string) error { return nil }
+
+// removeStale removes what a killed session of an unfinished run in dir
+// left that is not part of the run: temporary files, and a model.json
+// written by a finishing sequence cut short before its summary.json.
+func removeStale(dir string) {
+	removeTemps(dir)
+	os.Remove(filepath.Join(dir, ModelFile))
 }
 
 // finished returns the summary of the finished run in dir, removing a

@@ -75,7 +75,10 @@ const (
 // finished run is not trained again, its summary is returned. Without
 // resume, what an earlier run left in dir is removed first. At every moment
 // dir holds either a run that can be resumed or a finished one (summary.json
-// last), never a mix, and after Train returns no temporary files.
+// last; a model.json without it is a finish cut short, removed on resume),
+// never a mix, and after Train returns no temporary files. Train holds dir's
+// run lock (runLockFile) throughout: a second Train into dir, in this
+// process or another, is refused naming the first.
 func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Progress) (*Summary, error) {
 	start := time.Now()
 	if resume {
@@ -131,7 +134,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	}
 	var from *train.Checkpoint
 	if resume {
-		removeTemps(dir)
+		removeStale(dir)
 		if from, err = readCheckpoint(dir); err != nil {
 			return nil, err
 		}
@@ -188,9 +191,6 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if evalRefine == 0 {
 		evalRefine = cfg.Refine
 	}
-	if err := model.Save(filepath.Join(dir, ModelFile), setup.net, evalRefine); err != nil {
-		return nil, err
-	}
 	if sum.Converged {
 		sum.CharsToConverge = &sum.Chars
 	}
@@ -202,13 +202,9 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		return nil, err
 	}
 	sum.WallSeconds = prior + time.Since(start).Seconds()
-	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+	if err := finishRun(dir, sum, setup.net, evalRefine); err != nil {
 		return nil, err
 	}
-	// The run is finished: model.json holds its weights, and the checkpoint
-	// (the same weights plus the random streams) is no longer needed.
-	os.Remove(filepath.Join(dir, CheckpointFile))
-	os.Remove(filepath.Join(dir, paperSizeFile))
 	return sum, nil
 }
 
