@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,14 +23,15 @@ const runLockFile = ".lock"
 const maxHolder = 512
 
 // lockRun takes dir's run lock, refusing, with one line naming the holder,
-// when another process (or another Train of this one) holds it. A file
-// system that cannot be written (EROFS) needs no lock: no run can write
-// there. The returned unlock may be called more than once.
+// when another process (or another Train of this one) holds it. A
+// directory this process cannot write (a read-only file system, another
+// user's run) needs no lock: it cannot write the run either, only read a
+// finished one. The returned unlock may be called more than once.
 func lockRun(dir string) (unlock func(), err error) {
 	path := filepath.Join(dir, runLockFile)
 	for {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
-		if errors.Is(err, syscall.EROFS) {
+		if errors.Is(err, syscall.EROFS) || errors.Is(err, fs.ErrPermission) {
 			return func() {}, nil
 		}
 		if err != nil {
