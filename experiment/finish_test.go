@@ -6,7 +6,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/nspda/nspda/internal/atomicfile"
 )
 
 // TestResumeAfterFinishCrash: a run killed at each point of its finishing
@@ -81,5 +84,30 @@ func TestResumeAfterFinishCrash(t *testing.T) {
 				t.Errorf("killed after %s: %s left after the resume (%v)", point, f, err)
 			}
 		}
+	}
+}
+
+// TestRunFileBound: a run file (checkpoint, config, summary) over the bound
+// its reader applies is refused before it is written, one line naming it,
+// so that a run never leaves a checkpoint its resume refuses; at the bound
+// it is written as atomicfile.WriteJSON writes it.
+func TestRunFileBound(t *testing.T) {
+	dir := t.TempDir()
+	want := filepath.Join(dir, "want.json")
+	v := &Summary{Key: "k", Epochs: 3}
+	if err := atomicfile.WriteJSON(want, v); err != nil {
+		t.Fatal(err)
+	}
+	size := int64(len(read(t, want)))
+	path := filepath.Join(dir, CheckpointFile)
+	err := writeJSONMax(path, v, size-1)
+	if err == nil || !strings.HasPrefix(err.Error(), path+": ") || !strings.Contains(err.Error(), "more than the limit") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("over the bound: %v; want one line naming %s", err, path)
+	}
+	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("a refused run file was written (%v)", err)
+	}
+	if err := writeJSONMax(path, v, size); err != nil || !bytes.Equal(read(t, path), read(t, want)) {
+		t.Errorf("at the bound: %v, or bytes differ from WriteJSON's", err)
 	}
 }

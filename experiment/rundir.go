@@ -154,11 +154,11 @@ func startFresh(dir string, cfg Config, pin []byte) error {
 				return err
 			}
 		}
-		if err := atomicfile.WriteJSON(filepath.Join(dir, dataFile), &rec); err != nil {
+		if err := writeRunJSON(filepath.Join(dir, dataFile), &rec); err != nil {
 			return err
 		}
 	}
-	return atomicfile.WriteJSON(filepath.Join(dir, ConfigFile), cfg)
+	return writeRunJSON(filepath.Join(dir, ConfigFile), cfg)
 }
 
 // lockResumed takes the run lock of dir, the directory of a run to resume;
@@ -210,7 +210,7 @@ func finishRun(dir string, sum *Summary, net nn.Model, evalRefine int) error {
 	if err := crashPoint(ModelFile); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+	if err := writeRunJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
 		return err
 	}
 	if err := crashPoint(SummaryFile); err != nil {
@@ -221,6 +221,26 @@ func finishRun(dir string, sum *Summary, net nn.Model, evalRefine int) error {
 	os.Remove(filepath.Join(dir, CheckpointFile))
 	os.Remove(filepath.Join(dir, paperSizeFile))
 	return nil
+}
+
+// writeRunJSON writes v to path as atomicfile.WriteJSON does, refusing a
+// file of more than limits.RunFileBytes, the bound its reader applies: a
+// run never writes a checkpoint, config or summary that its resume or a
+// collect would refuse.
+func writeRunJSON(path string, v any) error {
+	return writeJSONMax(path, v, limits.RunFileBytes)
+}
+
+// writeJSONMax is writeRunJSON with the bound max.
+func writeJSONMax(path string, v any, max int64) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if n := int64(len(b)) + 1; n > max {
+		return fmt.Errorf("%s: %d bytes is more than the limit of %d bytes of a run file, which a resume would refuse to read", path, n, max)
+	}
+	return atomicfile.WriteFile(path, append(b, '\n'))
 }
 
 // crashPoint is called by finishRun after it writes each file, named; a

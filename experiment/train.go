@@ -681,7 +681,7 @@ func (r *dirRecorder) Checkpoint(c *train.Checkpoint) error {
 	if err := r.metrics.Sync(); err != nil {
 		return err
 	}
-	return atomicfile.WriteJSON(filepath.Join(r.dir, CheckpointFile), c)
+	return writeRunJSON(filepath.Join(r.dir, CheckpointFile), c)
 }
 
 func (r *dirRecorder) close() {
