@@ -24,7 +24,9 @@ func newGenerate() *cobra.Command {
 		Long: `generate writes one split of the paper's data protocol, one
 {"string": "aabb", "label": 1} per line, and prints the split's statistics,
 including the accuracy of the best classifier that sees only a string's length.
-The same grammar, split and seed always give the same file, byte for byte.`,
+The same grammar, split and seed always give the same file, byte for byte.
+Data of more than the bound of a file train --data reads (1 GiB) is refused,
+and no file is written.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
