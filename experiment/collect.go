@@ -85,7 +85,9 @@ func finishedRuns(root string) ([]string, error) {
 		if path != root && strings.HasPrefix(d.Name(), ".") {
 			return fs.SkipDir
 		}
-		if exists(filepath.Join(path, SummaryFile)) {
+		// Lstat: a summary.json that is a dangling link is a run to refuse
+		// (checkRunFiles), not a directory without one.
+		if _, err := os.Lstat(filepath.Join(path, SummaryFile)); err == nil {
 			dirs = append(dirs, path)
 			return fs.SkipDir
 		}

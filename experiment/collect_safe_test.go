@@ -50,16 +50,25 @@ func TestCollectSymlinkedSummary(t *testing.T) {
 	if err := os.Symlink(real, filepath.Join(run, SummaryFile)); err != nil {
 		t.Fatal(err)
 	}
+	cfg.Seed = 3
+	dangling := fakeRun(t, from, cfg)
+	os.Remove(filepath.Join(dangling, SummaryFile))
+	os.Symlink("nowhere", filepath.Join(dangling, SummaryFile))
 	cfg.Seed = 2
 	fakeRun(t, from, cfg)
 	for range 2 {
 		rep, err := Store{Dir: store}.Collect(from)
-		if err != nil || len(rep.Failed) != 1 {
-			t.Fatalf("Collect: %+v, %v; want the linked run refused", rep, err)
+		if err != nil || len(rep.Failed) != 2 {
+			t.Fatalf("Collect: %+v, %v; want the two linked runs refused", rep, err)
 		}
-		msg := rep.Failed[0].Error()
-		if !strings.HasPrefix(msg, filepath.Join(run, SummaryFile)+": is a symbolic link") || strings.Contains(msg, "\n") {
-			t.Errorf("error %q: want one line naming %s", msg, filepath.Join(run, SummaryFile))
+		msgs := rep.Failed[0].Error() + "\n" + rep.Failed[1].Error()
+		for _, d := range []string{run, dangling} {
+			if want := filepath.Join(d, SummaryFile) + ": is a symbolic link"; !strings.Contains(msgs, want) {
+				t.Errorf("errors %q: want a line starting %q", msgs, want)
+			}
+		}
+		if strings.Count(msgs, "\n") != 1 {
+			t.Errorf("errors %q: want one line each", msgs)
 		}
 		if _, err := os.Stat(filepath.Join(store, cfg.Key(), SummaryFile)); err != nil {
 			t.Errorf("the other run was not collected: %v", err)
