@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/nspda/nspda/internal/atomicfile"
 )
 
 // CollectReport counts what Collect did with the finished runs it found.
@@ -41,8 +43,17 @@ func (c Conflict) String() string {
 // A run that cannot be read or copied (a truncated summary.json, in a from
 // directory or in s) is recorded in Failed and the others are still merged;
 // the error is only for a store or a from directory that cannot be used.
-func (s Store) Collect(from ...string) (CollectReport, error) {
-	var rep CollectReport
+//
+// A store that Collect creates and copies no run into is removed again:
+// a failed collect leaves no empty store behind.
+func (s Store) Collect(from ...string) (rep CollectReport, err error) {
+	created := atomicfile.NewDirs(s.Dir)
+	defer func() {
+		if len(created) > 0 && rep.Copied+rep.Replaced == 0 {
+			removeLocks(s.Dir)
+			atomicfile.RemoveEmpty(created)
+		}
+	}()
 	if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 		return rep, err
 	}
@@ -74,7 +85,9 @@ func finishedRuns(root string) ([]string, error) {
 		if path != root && strings.HasPrefix(d.Name(), ".") {
 			return fs.SkipDir
 		}
-		if exists(filepath.Join(path, SummaryFile)) {
+		// Lstat: a summary.json that is a dangling link is a run to refuse
+		// (checkRunFiles), not a directory without one.
+		if _, err := os.Lstat(filepath.Join(path, SummaryFile)); err == nil {
 			dirs = append(dirs, path)
 			return fs.SkipDir
 		}
@@ -83,7 +96,23 @@ func finishedRuns(root string) ([]string, error) {
 	return dirs, err
 }
 
+// removeLocks removes the lock files of a store that holds nothing else,
+// one this process just created.
+func removeLocks(store string) {
+	locks := filepath.Join(store, ".locks")
+	entries, _ := os.ReadDir(locks)
+	for _, e := range entries {
+		if e.Type().IsRegular() && strings.HasSuffix(e.Name(), ".lock") {
+			os.Remove(filepath.Join(locks, e.Name()))
+		}
+	}
+	os.Remove(locks)
+}
+
 func (s Store) collectRun(dir string, rep *CollectReport) error {
+	if err := checkRunFiles(dir); err != nil {
+		return err
+	}
 	src, err := ReadSummary(dir)
 	if err != nil {
 		return err
@@ -110,6 +139,15 @@ func (s Store) collectRun(dir string, rep *CollectReport) error {
 		return nil
 	}
 	replace := exists(s.RunDir(key))
+	if replace {
+		// An unfinished run of the store may be in training (nspda train
+		// --resume on it): its run lock says so.
+		unlockRun, err := lockRun(s.RunDir(key))
+		if err != nil {
+			return err
+		}
+		defer unlockRun()
+	}
 	if err := copyRun(dir, s.Dir, key); err != nil {
 		return err
 	}
@@ -121,8 +159,32 @@ func (s Store) collectRun(dir string, rep *CollectReport) error {
 	return nil
 }
 
-// copyRun copies the regular files of dir into a temporary directory of
-// store and renames it to store/key, replacing what was there.
+// checkRunFiles refuses a run directory holding a file that is not a
+// regular file, such as a symbolic link: copyRun copies regular files only,
+// so the run would be collected without it (a linked summary.json: a run
+// without its summary, collected again on every collect). Hidden files (the
+// run lock, temporary files) and subdirectories are not part of the run.
+func checkRunFiles(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), ".") || e.IsDir() || e.Type().IsRegular() {
+			continue
+		}
+		what := "not a regular file"
+		if e.Type()&fs.ModeSymlink != 0 {
+			what = "a symbolic link"
+		}
+		return fmt.Errorf("%s: is %s; collect copies a run's files, not links or special files: replace it by a copy of the file", filepath.Join(dir, e.Name()), what)
+	}
+	return nil
+}
+
+// copyRun copies the regular files of dir (but hidden ones: the run lock,
+// temporary files) into a temporary directory of store and renames it to
+// store/key, replacing what was there.
 func copyRun(dir, store, key string) error {
 	tmp, err := os.MkdirTemp(store, ".collect-"+key+"-")
 	if err != nil {
@@ -134,7 +196,7 @@ func copyRun(dir, store, key string) error {
 		return err
 	}
 	for _, e := range entries {
-		if e.Type().IsRegular() {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), ".") {
 			if err := copyFile(filepath.Join(dir, e.Name()), filepath.Join(tmp, e.Name())); err != nil {
 				return err
 			}

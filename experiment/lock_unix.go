@@ -3,6 +3,7 @@
 package experiment
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -16,18 +17,35 @@ func lockFile(path string) (func(), error) {
 	if err != nil {
 		return nil, err
 	}
-	for {
-		err = syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		if err != syscall.EINTR {
-			break
-		}
-	}
-	if err == syscall.ENOLCK || err == syscall.EOPNOTSUPP || err == syscall.ENOSYS {
-		err = nil
-	}
-	if err != nil {
+	if _, err := flock(f, syscall.LOCK_EX); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return func() { f.Close() }, nil
+}
+
+// tryLock takes an exclusive flock on f without waiting: false if another
+// open file holds it. Where the file system has no flock it reports the
+// lock taken, as lockFile goes on unlocked.
+func tryLock(f *os.File) (bool, error) {
+	return flock(f, syscall.LOCK_EX|syscall.LOCK_NB)
+}
+
+// flock applies how to f, retrying when interrupted: false if the lock is
+// held elsewhere (with LOCK_NB).
+func flock(f *os.File, how int) (bool, error) {
+	var err error
+	for {
+		err = syscall.Flock(int(f.Fd()), how)
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	switch {
+	case err == nil, err == syscall.ENOLCK, err == syscall.EOPNOTSUPP, err == syscall.ENOSYS:
+		return true, nil
+	case errors.Is(err, syscall.EWOULDBLOCK):
+		return false, nil
+	}
+	return false, err
 }

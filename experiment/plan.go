@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/nspda/nspda/internal/atomicfile"
@@ -47,17 +48,26 @@ func (p Plan) Configs() []Config {
 	return out
 }
 
-// WriteFile writes the plan as JSON lines, atomically.
+// WriteFile writes the plan as JSON lines, atomically; it refuses a plan
+// that ReadPlan would refuse for a line over its bound.
 func (p Plan) WriteFile(path string) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	for _, e := range p {
+		n := buf.Len()
 		if err := enc.Encode(e); err != nil {
 			return err
+		}
+		if n := buf.Len() - n; n > maxPlanLine {
+			return fmt.Errorf("%s: entry %d takes %d bytes, more than the limit of a plan line (%d bytes)", path, e.Index, n, maxPlanLine)
 		}
 	}
 	return atomicfile.WriteFile(path, buf.Bytes())
 }
+
+// maxPlanLine bounds a line of a plan file: one configuration, a few
+// kilobytes as nspda writes them.
+const maxPlanLine = 1 << 20
 
 // ReadPlan reads a plan file, checking that entry i has index i and that
 // every key is its configuration's (a plan written by another version of
@@ -69,8 +79,9 @@ func ReadPlan(path string) (Plan, error) {
 	}
 	var p Plan
 	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for line := 1; sc.Scan(); line++ {
+	sc.Buffer(make([]byte, 0, 64<<10), maxPlanLine)
+	line := 1
+	for ; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
@@ -88,5 +99,11 @@ func ReadPlan(path string) (Plan, error) {
 		}
 		p = append(p, e)
 	}
-	return p, sc.Err()
+	if errors.Is(sc.Err(), bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line of more than %d bytes is more than the limit of a plan line", path, line, maxPlanLine)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s:%d: %v", path, line, err)
+	}
+	return p, nil
 }

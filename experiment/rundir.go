@@ -16,6 +16,8 @@ import (
 	"github.com/nspda/nspda/internal/atomicfile"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
+	"github.com/nspda/nspda/model"
+	"github.com/nspda/nspda/nn"
 )
 
 // GrammarFile is the copy of a run's PDA spec file, made when the run
@@ -152,11 +154,105 @@ func startFresh(dir string, cfg Config, pin []byte) error {
 				return err
 			}
 		}
-		if err := atomicfile.WriteJSON(filepath.Join(dir, dataFile), &rec); err != nil {
+		if err := writeRunJSON(filepath.Join(dir, dataFile), &rec); err != nil {
 			return err
 		}
 	}
-	return atomicfile.WriteJSON(filepath.Join(dir, ConfigFile), cfg)
+	return writeRunJSON(filepath.Join(dir, ConfigFile), cfg)
+}
+
+// lockResumed takes the run lock of dir, the directory of a run to resume;
+// a directory that does not exist is left to readConfig to report.
+func lockResumed(dir string) (func(), error) {
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return func() {}, nil
+	}
+	return lockRun(dir)
+}
+
+// freshRunDir creates dir if needed, takes its run lock and readies it for
+// a run from the beginning (startFresh). On an error it removes what it
+// made, the lock and the directories it created included.
+func freshRunDir(dir string, cfg Config, pin []byte) (unlock func(), err error) {
+	created := atomicfile.NewDirs(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if unlock, err = lockRun(dir); err != nil {
+		atomicfile.RemoveEmpty(created)
+		return nil, err
+	}
+	removeTemps(dir)
+	if err := startFresh(dir, cfg, pin); err != nil {
+		// Nothing to resume (no config.json): remove what this call made.
+		os.Remove(filepath.Join(dir, GrammarFile))
+		os.Remove(filepath.Join(dir, dataFile))
+		removeTemps(dir)
+		unlock()
+		atomicfile.RemoveEmpty(created)
+		return nil, err
+	}
+	return unlock, nil
+}
+
+// finishRun writes a finished run's results into dir in the order that
+// keeps it, at every moment, resumable or finished: model.json, then
+// summary.json (the mark of a finished run), then it removes the
+// checkpoints. A kill before the summary leaves a model.json beside the
+// checkpoint: an unfinished run, whose resume removes it (removeStale) and
+// writes it again; a kill after it, a checkpoint that the resume of the
+// finished run removes (finished). The model is written after the test sets
+// are evaluated, so that the first window is two file writes long.
+func finishRun(dir string, sum *Summary, net nn.Model, evalRefine int) error {
+	if err := model.Save(filepath.Join(dir, ModelFile), net, evalRefine); err != nil {
+		return err
+	}
+	if err := crashPoint(ModelFile); err != nil {
+		return err
+	}
+	if err := writeRunJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+		return err
+	}
+	if err := crashPoint(SummaryFile); err != nil {
+		return err
+	}
+	// model.json holds the run's weights: the checkpoints (the same weights
+	// plus the random streams) are no longer needed.
+	os.Remove(filepath.Join(dir, CheckpointFile))
+	os.Remove(filepath.Join(dir, paperSizeFile))
+	return nil
+}
+
+// writeRunJSON writes v to path as atomicfile.WriteJSON does, refusing a
+// file of more than limits.RunFileBytes, the bound its reader applies: a
+// run never writes a checkpoint, config or summary that its resume or a
+// collect would refuse.
+func writeRunJSON(path string, v any) error {
+	return writeJSONMax(path, v, limits.RunFileBytes)
+}
+
+// writeJSONMax is writeRunJSON with the bound max.
+func writeJSONMax(path string, v any, max int64) error {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	if n := int64(len(b)) + 1; n > max {
+		return fmt.Errorf("%s: %d bytes is more than the limit of %d bytes of a run file, which a resume would refuse to read", path, n, max)
+	}
+	return atomicfile.WriteFile(path, append(b, '\n'))
+}
+
+// crashPoint is called by finishRun after it writes each file, named; a
+// test makes it fail to stop there, as a kill would.
+var crashPoint = func(string) error { return nil }
+
+// removeStale removes what a killed session of an unfinished run in dir
+// left that is not part of the run: temporary files, and a model.json
+// written by a finishing sequence cut short before its summary.json.
+func removeStale(dir string) {
+	removeTemps(dir)
+	os.Remove(filepath.Join(dir, ModelFile))
 }
 
 // finished returns the summary of the finished run in dir, removing a

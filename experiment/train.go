@@ -76,11 +76,18 @@ const (
 // finished run is not trained again, its summary is returned. Without
 // resume, what an earlier run left in dir is removed first. At every moment
 // dir holds either a run that can be resumed or a finished one (summary.json
-// last), never a mix, and after Train returns no temporary files.
+// last; a model.json without it is a finish cut short, removed on resume),
+// never a mix, and after Train returns no temporary files. Train holds dir's
+// run lock (runLockFile) throughout: a second Train into dir, in this
+// process or another, is refused naming the first.
 func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Progress) (*Summary, error) {
 	start := time.Now()
 	if resume {
-		var err error
+		unlock, err := lockResumed(dir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		if cfg, err = readConfig(dir); err != nil {
 			return nil, err
 		}
@@ -126,23 +133,18 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err != nil {
 		return nil, err
 	}
-	created := atomicfile.NewDirs(dir)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	removeTemps(dir)
 	var from *train.Checkpoint
 	if resume {
+		removeStale(dir)
 		if from, err = readCheckpoint(dir); err != nil {
 			return nil, err
 		}
-	} else if err := startFresh(dir, cfg, pin); err != nil {
-		// Nothing to resume (no config.json): remove what this call made.
-		os.Remove(filepath.Join(dir, GrammarFile))
-		os.Remove(filepath.Join(dir, dataFile))
-		removeTemps(dir)
-		atomicfile.RemoveEmpty(created)
-		return nil, err
+	} else {
+		unlock, err := freshRunDir(dir, cfg, pin)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 	}
 	var (
 		res   train.Result
@@ -195,9 +197,6 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if evalRefine == 0 {
 		evalRefine = cfg.Refine
 	}
-	if err := model.Save(filepath.Join(dir, ModelFile), setup.net, evalRefine); err != nil {
-		return nil, err
-	}
 	if sum.Converged {
 		sum.CharsToConverge = &sum.Chars
 	}
@@ -209,13 +208,9 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		return nil, err
 	}
 	sum.WallSeconds = prior + time.Since(start).Seconds()
-	if err := atomicfile.WriteJSON(filepath.Join(dir, SummaryFile), sum); err != nil {
+	if err := finishRun(dir, sum, setup.net, evalRefine); err != nil {
 		return nil, err
 	}
-	// The run is finished: model.json holds its weights, and the checkpoint
-	// (the same weights plus the random streams) is no longer needed.
-	os.Remove(filepath.Join(dir, CheckpointFile))
-	os.Remove(filepath.Join(dir, paperSizeFile))
 	return sum, nil
 }
 
@@ -699,7 +694,7 @@ func (r *dirRecorder) Checkpoint(c *train.Checkpoint) error {
 	if err := r.metrics.Sync(); err != nil {
 		return err
 	}
-	return atomicfile.WriteJSON(filepath.Join(r.dir, CheckpointFile), c)
+	return writeRunJSON(filepath.Join(r.dir, CheckpointFile), c)
 }
 
 func (r *dirRecorder) close() {

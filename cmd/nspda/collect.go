@@ -22,8 +22,11 @@ under the --from directories (or arguments) into the store. A run the store
 already has with the same summary, wall time aside, is skipped; one whose
 summary differs is refused and reported (exit status 1), the others are still
 merged. A run that cannot be read (a damaged summary.json) is reported and
-skipped (exit status 1), the others are still merged. A finished run replaces
-an unfinished one of the same configuration.`,
+skipped (exit status 1), the others are still merged; so is a run holding a
+symbolic link or a special file, whose files would not all be copied. A
+finished run replaces an unfinished one of the same configuration (not while
+a 'train --resume' holds it). A store that collect creates and copies no run
+into is removed again.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			from = append(from, args...)
 			if len(from) == 0 {

@@ -8,6 +8,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nspda/nspda/dataset"
+	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/limits"
 )
 
 func newGenerate() *cobra.Command {
@@ -22,7 +24,9 @@ func newGenerate() *cobra.Command {
 		Long: `generate writes one split of the paper's data protocol, one
 {"string": "aabb", "label": 1} per line, and prints the split's statistics,
 including the accuracy of the best classifier that sees only a string's length.
-The same grammar, split and seed always give the same file, byte for byte.`,
+The same grammar, split and seed always give the same file, byte for byte.
+Data of more than the bound of a file train --data reads (1 GiB) is refused,
+and no file is written.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if out == "" {
@@ -60,7 +64,7 @@ The same grammar, split and seed always give the same file, byte for byte.`,
 			if err != nil {
 				return err
 			}
-			if err := dataset.WriteFile(out, ex); err != nil {
+			if err := writeData(out, ex, limits.DataBytes); err != nil {
 				return err
 			}
 			w := cmd.OutOrStdout()
@@ -99,4 +103,30 @@ func sayShortfall(w io.Writer, lang string, spec dataset.Spec, ex []dataset.Exam
 	if neg < spec.Negatives {
 		fmt.Fprintf(w, "note: %d negative strings asked for, wrote %d, as many as there are positives\n", spec.Negatives, neg)
 	}
+}
+
+// writeData writes ex to path as JSONL, atomically, refusing before the
+// rename a file of more than max bytes (limits.DataBytes: the bound of a
+// file --data reads), so that generate never leaves a file that training
+// would refuse.
+func writeData(path string, ex []dataset.Example, max int64) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
+		return dataset.WriteJSONL(&cappedWriter{w: w, max: max}, ex)
+	})
+}
+
+// cappedWriter passes writes on to w until they would take the total past
+// max bytes, then fails.
+type cappedWriter struct {
+	w      io.Writer
+	n, max int64
+}
+
+func (c *cappedWriter) Write(p []byte) (int, error) {
+	if c.n+int64(len(p)) > c.max {
+		return 0, fmt.Errorf("the data comes to more than %d bytes, the limit of a data file (--data would refuse it); ask for fewer strings (--positives, --negatives) or shorter ones (--max-len)", c.max)
+	}
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
 }

@@ -1,6 +1,12 @@
 // Package atomicfile writes files so that a crash or an error never leaves a
 // partial file: the content goes to a temporary file in the same directory,
 // which is synced and renamed over the destination.
+//
+// Only a regular file is ever replaced: a rename would swap a device, a
+// FIFO, a socket or a directory for a regular file (--out /dev/null would
+// leave a file where the device was), so those are refused. A symbolic link
+// is followed, and the file it names is replaced, as a plain write through
+// the link would; a file that is replaced keeps its permissions.
 package atomicfile
 
 import (
@@ -15,11 +21,17 @@ import (
 )
 
 // Write calls fill with a writer on a temporary file and, if fill and every
-// file operation succeed, renames the file to path (mode 0644). On any error
-// path is left as it was and the temporary file is removed; the error names
-// path.
+// file operation succeed, renames the file to path: to the file path's
+// symbolic links lead to, if it is one. A new file has mode 0644, a replaced
+// one keeps its mode. Anything but a regular file (a device, a FIFO, a
+// socket, a directory) is refused before fill is called. On any error path
+// is left as it was and the temporary file is removed; the error names path.
 func Write(path string, fill func(w io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	target, mode, err := destination(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp*")
 	if err != nil {
 		return pathError(path, err)
 	}
@@ -33,7 +45,7 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = fill(tmp); err != nil {
 		return err
 	}
-	if err = tmp.Chmod(0o644); err != nil {
+	if err = tmp.Chmod(mode); err != nil {
 		return err
 	}
 	if err = tmp.Sync(); err != nil {
@@ -42,11 +54,67 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err = tmp.Close(); err != nil {
 		return err
 	}
-	if err = os.Rename(tmp.Name(), path); err != nil {
+	if err = os.Rename(tmp.Name(), target); err != nil {
 		return err
 	}
-	syncDir(filepath.Dir(path))
+	syncDir(filepath.Dir(target))
 	return nil
+}
+
+// maxLinks bounds the symbolic links followed from one path, as the
+// kernel's ELOOP does.
+const maxLinks = 40
+
+// destination returns the file a write to path replaces, following
+// symbolic links (a dangling one leads to the file to create), and the mode
+// to give it: an existing file's, or 0644 for a new one. It refuses a
+// destination that is not a regular file, naming path and, for a link, the
+// file it leads to.
+func destination(path string) (string, fs.FileMode, error) {
+	target := path
+	for range maxLinks {
+		fi, err := os.Lstat(target)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return target, 0o644, nil
+		case err != nil:
+			return "", 0, pathError(path, err)
+		case fi.Mode().IsRegular():
+			return target, fi.Mode().Perm(), nil
+		case fi.Mode()&fs.ModeSymlink == 0:
+			what := kind(fi.Mode())
+			if target != path {
+				what = fmt.Sprintf("a symbolic link to %s, %s", target, what)
+			}
+			return "", 0, fmt.Errorf("%s: is %s, not a regular file: refusing to replace it", path, what)
+		}
+		link, err := os.Readlink(target)
+		if err != nil {
+			return "", 0, pathError(path, err)
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(target), link)
+		}
+		target = link
+	}
+	return "", 0, fmt.Errorf("%s: more than %d symbolic links to follow", path, maxLinks)
+}
+
+// kind names the type of a file that is not a regular file or a link.
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	}
+	return "a special file (" + m.Type().String() + ")"
 }
 
 // WriteFile writes data to path atomically (see Write).
