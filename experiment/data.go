@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/nspda/nspda/dataset"
@@ -90,6 +91,42 @@ func readData(lang *grammar.Language, path string) ([]dataset.Example, error) {
 	return ex, nil
 }
 
+// checkLabels refuses a string labelled both ways in the files (sets[i]
+// read from paths[i]), in one file or across them: the training would
+// pull the same output two ways, and selection would count an error
+// whatever the weights. Example i of a file is on its line i+1
+// (dataset.ReadFile).
+func checkLabels(paths []string, sets [][]dataset.Example) error {
+	type origin struct {
+		file, line int
+		label      int
+	}
+	seen := make(map[string]origin)
+	for f, set := range sets {
+		for i, e := range set {
+			o, ok := seen[e.String]
+			if !ok {
+				seen[e.String] = origin{f, i + 1, e.Label}
+				continue
+			}
+			if o.label != e.Label {
+				return fmt.Errorf("%s:%d: string %s is labelled %d, and %d on %s:%d",
+					paths[f], i+1, quoteShort(e.String), e.Label, o.label, paths[o.file], o.line)
+			}
+		}
+	}
+	return nil
+}
+
+// quoteShort quotes s, keeping a message one readable line: a string of
+// more than 40 symbols is cut to its first 30 and its length.
+func quoteShort(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return fmt.Sprintf("%q... (%d symbols)", string(r[:30]), len(r))
+	}
+	return strconv.Quote(s)
+}
+
 // splits returns the training, validation and selection strings of cfg:
 // read from its data files, or drawn from lang by the data protocol (the
 // selection split only with Patience).
@@ -104,7 +141,10 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 		if validSet, err = readData(lang, cfg.ValidData); err != nil {
 			return nil, nil, nil, err
 		}
-		selSet, err = readData(lang, cfg.SelectData)
+		if selSet, err = readData(lang, cfg.SelectData); err != nil {
+			return nil, nil, nil, err
+		}
+		err = checkLabels([]string{cfg.Data, cfg.ValidData, cfg.SelectData}, [][]dataset.Example{trainSet, validSet, selSet})
 		return trainSet, validSet, selSet, err
 	}
 	trainSpec, _ := dataset.DefaultSpec("train")
