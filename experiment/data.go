@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
@@ -118,6 +119,33 @@ func checkLabels(paths []string, sets [][]dataset.Example) error {
 	return nil
 }
 
+// holdOut splits ex into the strings to train on and the longest pct
+// percent of them (at least one, ties to the earlier line) to select
+// weights on, each in the file's order: lacking longer strings, the longest
+// it has are the ones that show best whether a network counts or guesses.
+func holdOut(ex []dataset.Example, pct int) (trainSet, selSet []dataset.Example) {
+	order := make([]int, len(ex))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return utf8.RuneCountInString(ex[b].String) - utf8.RuneCountInString(ex[a].String)
+	})
+	n := min(len(ex)-1, max(1, len(ex)*pct/100))
+	held := make([]bool, len(ex))
+	for _, i := range order[:n] {
+		held[i] = true
+	}
+	for i, e := range ex {
+		if held[i] {
+			selSet = append(selSet, e)
+		} else {
+			trainSet = append(trainSet, e)
+		}
+	}
+	return trainSet, selSet
+}
+
 // quoteShort quotes s, keeping a message one readable line: a string of
 // more than 40 symbols is cut to its first 30 and its length.
 func quoteShort(s string) string {
@@ -144,8 +172,16 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 		if selSet, err = readData(lang, cfg.SelectData); err != nil {
 			return nil, nil, nil, err
 		}
-		err = checkLabels([]string{cfg.Data, cfg.ValidData, cfg.SelectData}, [][]dataset.Example{trainSet, validSet, selSet})
-		return trainSet, validSet, selSet, err
+		if err = checkLabels([]string{cfg.Data, cfg.ValidData, cfg.SelectData}, [][]dataset.Example{trainSet, validSet, selSet}); err != nil {
+			return nil, nil, nil, err
+		}
+		if cfg.HoldOut > 0 {
+			if len(trainSet) < 2 {
+				return nil, nil, nil, fmt.Errorf("%s: one training string, none to hold out for selection: give --select or --hold-out 0", cfg.Data)
+			}
+			trainSet, selSet = holdOut(trainSet, cfg.HoldOut)
+		}
+		return trainSet, validSet, selSet, nil
 	}
 	trainSpec, _ := dataset.DefaultSpec("train")
 	if cfg.Positives > 0 {

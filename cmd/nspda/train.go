@@ -65,6 +65,9 @@ config.json (other training flags are refused).`,
 			if out == "" {
 				out = defaultRunDir(cfg)
 			}
+			if resume == "" {
+				sayHoldOut(w, cfg)
+			}
 			var progress experiment.Progress
 			done := func() {}
 			if !quiet {
@@ -157,6 +160,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.StringVar(&cfg.ValidData, "valid", cfg.ValidData, "with --data: the validation file")
 	f.StringVar(&cfg.SelectData, "select", cfg.SelectData, "with --data: the file of longer strings to select weights on (--patience)")
 	f.StringSliceVar(&cfg.TestData, "test", cfg.TestData, "with --data: test files (repeat or comma-separate); errors are reported per file and per length band")
+	f.IntVar(&cfg.HoldOut, "hold-out", cfg.HoldOut, fmt.Sprintf("with --data and no --select: select weights on this percent of the training strings, the longest, held out of training (default %d; 0: no selection, one start)", defaultHoldOut))
 	f.StringVar(&cfg.Alphabet, "alphabet", cfg.Alphabet, "with --data: the alphabet in order (default: every symbol of the files, sorted)")
 	f.Float64Var(&cfg.FinalNeutralWeight, "final-neutral-weight", cfg.FinalNeutralWeight, "with --neutral-weight and --final-starts: the neutral prior's weight on the final starts (0: --neutral-weight)")
 	f.IntVar(&cfg.FinalStarts, "final-starts", cfg.FinalStarts, "with --patience: when the run's weights are still not perfect after its starts (or --max-epochs) and the polish (of the wide size, with --size both), up to this many more long starts, each holding a symbol at the no-op in turn (0: off)")
@@ -221,6 +225,24 @@ func resumeConfig(cmd *cobra.Command, dir string) (experiment.Config, error) {
 	return experiment.ReadConfig(dir)
 }
 
+// defaultHoldOut is the percent of the training strings train --data holds
+// out for selection when there is no --select. On a^n b^n (seeds 1–3),
+// no selection left 9% training error after 400 epochs on seed 1; the
+// longest tenth held out learned it exactly in 5–10 s.
+const defaultHoldOut = 10
+
+// sayHoldOut says, before training, what a run on data without --select
+// selects on, or that it selects on nothing.
+func sayHoldOut(w io.Writer, cfg experiment.Config) {
+	switch {
+	case cfg.Data == "" || cfg.SelectData != "":
+	case cfg.HoldOut > 0:
+		fmt.Fprintf(w, "no --select: selecting weights on the longest %d%% of the training strings, held out of training; longer labelled strings (--select, e.g. from nspda generate --split select) usually select better\n", cfg.HoldOut)
+	case cfg.Patience == 0:
+		fmt.Fprintf(w, "no --select and --hold-out 0: one start of %d epochs, keeping its last weights, with nothing to select them on\n", cfg.MaxEpochs)
+	}
+}
+
 // checkTrainFlags completes cfg from the flags that need interpreting and
 // refuses a configuration that cannot work or options that do not apply
 // to the model (usage errors).
@@ -245,7 +267,10 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 		if !changed("edits") {
 			cfg.Edits = 0 // the strings are the files'
 		}
-		if cfg.SelectData == "" && !changed("patience") {
+		if cfg.SelectData == "" && !changed("hold-out") && cfg.Patience > 0 {
+			cfg.HoldOut = defaultHoldOut // the strings to select on
+		}
+		if cfg.SelectData == "" && !changed("patience") && cfg.HoldOut == 0 {
 			cfg.Patience, cfg.Restarts = 0, 0
 			if !changed("probes") {
 				cfg.Probes = 0
