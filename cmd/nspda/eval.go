@@ -61,11 +61,11 @@ on their number.`,
 			if err := setEvalModel(cmd, m, refine, discretize); err != nil {
 				return err
 			}
-			todo, err := evalSets(m, gname, names, seed, data)
+			alpha, err := modelAlphabet(m)
 			if err != nil {
 				return err
 			}
-			alpha, err := modelAlphabet(m)
+			todo, err := evalSets(m, alpha, gname, names, seed, data)
 			if err != nil {
 				return err
 			}
@@ -118,7 +118,7 @@ func setEvalModel(cmd *cobra.Command, m *loaded, refine int, discretize bool) er
 // checked only against the model's alphabet (RunSets encodes it with that);
 // with one, its symbols and labels are checked against the grammar, whose
 // alphabet must hold the model's symbols, in any order.
-func evalSets(m *loaded, gname string, names []string, seed uint64, data string) ([]evaluate.Set, error) {
+func evalSets(m *loaded, alpha *grammar.PDA, gname string, names []string, seed uint64, data string) ([]evaluate.Set, error) {
 	var lang *grammar.Language
 	if gname != "" {
 		var err error
@@ -142,10 +142,12 @@ func evalSets(m *loaded, gname string, names []string, seed uint64, data string)
 		if err != nil {
 			return nil, err
 		}
+		check := func() error { return checkSymbols(data, alpha, ex) }
 		if lang != nil {
-			if err := checkData(data, lang, ex); err != nil {
-				return nil, err
-			}
+			check = func() error { return checkData(data, lang, ex) } // the same symbols, and the labels
+		}
+		if err := check(); err != nil {
+			return nil, err
 		}
 		todo = append(todo, evaluate.Set{Name: data, Ex: ex})
 	}
@@ -171,6 +173,17 @@ func parseSets(list string) ([]string, error) {
 		return nil, usagef("--sets names no set; give one or more of %s", strings.Join(dataset.Splits(), ", "))
 	}
 	return names, nil
+}
+
+// checkSymbols refuses a data file with a string outside the model's
+// alphabet, naming its line (example i is on line i+1).
+func checkSymbols(path string, alpha *grammar.PDA, ex []dataset.Example) error {
+	for i, e := range ex {
+		if _, err := alpha.Encode(e.String); err != nil {
+			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, quoteShort(e.String), err)
+		}
+	}
+	return nil
 }
 
 // checkData refuses a data file with a string outside the grammar's alphabet

@@ -209,3 +209,21 @@ func TestEvalSetsEmpty(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalDataAloneForeignSymbol: without a grammar, a data string with a
+// symbol outside the model's alphabet is refused naming its line.
+func TestEvalDataAloneForeignSymbol(t *testing.T) {
+	dir := t.TempDir()
+	m := filepath.Join(dir, "m.json")
+	if _, errs, code := cli(t, "program", "--grammar", "anbn", "--out", m); code != 0 {
+		t.Fatal(errs)
+	}
+	data := filepath.Join(dir, "d.jsonl")
+	if err := os.WriteFile(data, []byte("{\"string\":\"ab\",\"label\":1}\n{\"string\":\"abc\",\"label\":0}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code := cli(t, "eval", "--model", m, "--data", data)
+	if want := data + `:2: string "abc": symbol 'c'`; code != 1 || !strings.HasPrefix(errs, "nspda: "+want) || strings.Count(errs, "\n") != 1 {
+		t.Errorf("exit %d, %q; want exit 1 and %q", code, errs, want)
+	}
+}
