@@ -243,6 +243,45 @@ func sayHoldOut(w io.Writer, cfg experiment.Config) {
 	}
 }
 
+// dataDefaults sets what a run on data files has in place of a grammar's:
+// its own alphabet, tests and selection (the --select file or the held-out
+// longest training strings), or, with neither, one start.
+func dataDefaults(cfg *experiment.Config, changed func(string) bool) error {
+	// No automaton: the data's own alphabet, tests and selection.
+	if !changed("grammar") {
+		cfg.Grammar = ""
+	}
+	cfg.Tests = nil
+	if !changed("select-max") {
+		cfg.SelectMax = 0 // the select strings are --select's
+	}
+	if !changed("edits") {
+		cfg.Edits = 0 // the strings are the files'
+	}
+	if cfg.SelectData == "" && !changed("hold-out") && cfg.Patience > 0 {
+		cfg.HoldOut = defaultHoldOut // the strings to select on
+	}
+	if cfg.SelectData == "" && !changed("patience") && cfg.HoldOut == 0 {
+		cfg.Patience, cfg.Restarts = 0, 0
+		if !changed("probes") {
+			cfg.Probes = 0
+		}
+		if !changed("max-epochs") {
+			cfg.MaxEpochs = 400 // the one start's budget before the recipe took the probes
+		}
+		// one start, on the digital stack (unless an option flag
+		// below says otherwise)
+		for _, k := range []string{"soft_stack", "soft_alternate"} {
+			if cfg.Option(k) != nil {
+				if err := cfg.Set(k, false); err != nil {
+					return usageError{err}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // checkTrainFlags completes cfg from the flags that need interpreting and
 // refuses a configuration that cannot work or options that do not apply
 // to the model (usage errors).
@@ -256,37 +295,8 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	// and the defaults of the others.
 	*cfg = cfg.WithModel(cfg.Model)
 	if cfg.Data != "" {
-		// No automaton: the data's own alphabet, tests and selection.
-		if !changed("grammar") {
-			cfg.Grammar = ""
-		}
-		cfg.Tests = nil
-		if !changed("select-max") {
-			cfg.SelectMax = 0 // the select strings are --select's
-		}
-		if !changed("edits") {
-			cfg.Edits = 0 // the strings are the files'
-		}
-		if cfg.SelectData == "" && !changed("hold-out") && cfg.Patience > 0 {
-			cfg.HoldOut = defaultHoldOut // the strings to select on
-		}
-		if cfg.SelectData == "" && !changed("patience") && cfg.HoldOut == 0 {
-			cfg.Patience, cfg.Restarts = 0, 0
-			if !changed("probes") {
-				cfg.Probes = 0
-			}
-			if !changed("max-epochs") {
-				cfg.MaxEpochs = 400 // the one start's budget before the recipe took the probes
-			}
-			// one start, on the digital stack (unless an option flag
-			// below says otherwise)
-			for _, k := range []string{"soft_stack", "soft_alternate"} {
-				if cfg.Option(k) != nil {
-					if err := cfg.Set(k, false); err != nil {
-						return usageError{err}
-					}
-				}
-			}
+		if err := dataDefaults(cfg, changed); err != nil {
+			return err
 		}
 	}
 	if spec.Size == nil && !changed("size") {
