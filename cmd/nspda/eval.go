@@ -25,15 +25,15 @@ func newEval() *cobra.Command {
 		refine, workers          int
 	)
 	cmd := &cobra.Command{
-		Use:   "eval --model M --grammar G [--sets test60,test480,test960] [--seed N] [--data FILE.jsonl] [--workers N] [--json] | eval --model M --data FILE.jsonl",
+		Use:   "eval --model M (--grammar G [--sets test60,test480,test960] [--seed N] [--data FILE.jsonl] | --data FILE.jsonl) [--workers N] [--json]",
 		Short: "Measure a model's errors on test sets",
 		Long: `eval classifies the strings of each named test set (generated exactly as
 'nspda generate' would, with --seed) and of --data files, and prints per set the
 number of strings, errors, error %, false accepts and false rejects. With
 --data alone, only the file is evaluated; --grammar is then optional (a model
 learned from data has none): without it the file's labels are taken as given,
-with it they are checked against the grammar. The grammar's alphabet must hold
-the model's symbols, in any order. An NSPDA classifies the strings of
+with it they are checked against the grammar. The grammar's alphabet must be
+the model's symbols, no more and no fewer, in any order. An NSPDA classifies the strings of
 all sets on --workers goroutines, longest first; the results do not depend
 on their number.`,
 		Args: noArgs,
