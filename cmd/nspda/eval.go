@@ -33,9 +33,9 @@ number of strings, errors, error %, false accepts and false rejects. With
 --data alone, only the file is evaluated; --grammar is then optional (a model
 learned from data has none): without it the file's labels are taken as given,
 with it they are checked against the grammar. The grammar's alphabet must be
-the model's symbols, no more and no fewer, in any order. An NSPDA classifies the strings of
-all sets on --workers goroutines, longest first; the results do not depend
-on their number.`,
+the model's symbols, no more and no fewer, in any order. An NSPDA classifies
+the strings of all sets on --workers goroutines, longest first; the results
+do not depend on their number.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var names []string
