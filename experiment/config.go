@@ -187,6 +187,12 @@ type Config struct {
 	// Alphabet fixes the order of the symbols of a run on Data (default:
 	// every symbol of its files, sorted).
 	Alphabet string `json:"alphabet,omitempty"`
+	// HoldOut, on Data with no SelectData, is the percent of the training
+	// strings, the longest, held out of training to select weights on:
+	// without any selection one start does not learn a^n b^n (seed 1: 9%
+	// training error after 400 epochs), with the longest tenth held out
+	// the data recipe does on seeds 1–3.
+	HoldOut int `json:"hold_out,omitempty"`
 	// LockStep (nspda, BPTT, Batch > 1) trains each minibatch in lock-step
 	// on the batched kernels (train.Settings.LockStep; docs/performance.md).
 	// Each string draws its reads from its own stream, so it is another run
@@ -462,8 +468,12 @@ func (c Config) validateLearning(spec nn.Spec) error {
 		return fmt.Errorf("--data trains without a grammar: drop --grammar")
 	case c.Data != "" && (c.needsPDA() || hints > 0 || c.deadHint()):
 		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
-	case c.Data != "" && c.Patience > 0 && c.SelectData == "":
-		return fmt.Errorf("--patience with --data needs --select F.jsonl (the strings to select on)")
+	case c.Data != "" && c.Patience > 0 && c.SelectData == "" && c.HoldOut == 0:
+		return fmt.Errorf("--patience with --data needs --select F.jsonl or --hold-out N (the strings to select on)")
+	case c.HoldOut < 0 || c.HoldOut > 50:
+		return fmt.Errorf("hold-out %d out of range 0..50 (percent of the training strings)", c.HoldOut)
+	case c.HoldOut > 0 && (c.Data == "" || c.SelectData != "" || c.Patience == 0):
+		return fmt.Errorf("hold-out selects on training strings of --data when there is no --select, and needs --patience")
 	case c.LockStep && (!spec.LockStep || c.Batch <= 1 || !train.HasLockStep(c.Algorithm()) || c.Noise > 0 || soft || hints > 0):
 		return fmt.Errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")
 	case alternate && c.Restarts == 0:

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
@@ -90,6 +92,69 @@ func readData(lang *grammar.Language, path string) ([]dataset.Example, error) {
 	return ex, nil
 }
 
+// checkLabels refuses a string labelled both ways in the files (sets[i]
+// read from paths[i]), in one file or across them: the training would
+// pull the same output two ways, and selection would count an error
+// whatever the weights. Example i of a file is on its line i+1
+// (dataset.ReadFile).
+func checkLabels(paths []string, sets [][]dataset.Example) error {
+	type origin struct {
+		file, line int
+		label      int
+	}
+	seen := make(map[string]origin)
+	for f, set := range sets {
+		for i, e := range set {
+			o, ok := seen[e.String]
+			if !ok {
+				seen[e.String] = origin{f, i + 1, e.Label}
+				continue
+			}
+			if o.label != e.Label {
+				return fmt.Errorf("%s:%d: string %s is labelled %d, and %d on %s:%d",
+					paths[f], i+1, quoteShort(e.String), e.Label, o.label, paths[o.file], o.line)
+			}
+		}
+	}
+	return nil
+}
+
+// holdOut splits ex into the strings to train on and the longest pct
+// percent of them (at least one, ties to the earlier line) to select
+// weights on, each in the file's order: lacking longer strings, the longest
+// it has are the ones that show best whether a network counts or guesses.
+func holdOut(ex []dataset.Example, pct int) (trainSet, selSet []dataset.Example) {
+	order := make([]int, len(ex))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		return utf8.RuneCountInString(ex[b].String) - utf8.RuneCountInString(ex[a].String)
+	})
+	n := min(len(ex)-1, max(1, len(ex)*pct/100))
+	held := make([]bool, len(ex))
+	for _, i := range order[:n] {
+		held[i] = true
+	}
+	for i, e := range ex {
+		if held[i] {
+			selSet = append(selSet, e)
+		} else {
+			trainSet = append(trainSet, e)
+		}
+	}
+	return trainSet, selSet
+}
+
+// quoteShort quotes s, keeping a message one readable line: a string of
+// more than 40 symbols is cut to its first 30 and its length.
+func quoteShort(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return fmt.Sprintf("%q... (%d symbols)", string(r[:30]), len(r))
+	}
+	return strconv.Quote(s)
+}
+
 // splits returns the training, validation and selection strings of cfg:
 // read from its data files, or drawn from lang by the data protocol (the
 // selection split only with Patience).
@@ -104,8 +169,19 @@ func splits(cfg Config, lang *grammar.Language) (trainSet, validSet, selSet []da
 		if validSet, err = readData(lang, cfg.ValidData); err != nil {
 			return nil, nil, nil, err
 		}
-		selSet, err = readData(lang, cfg.SelectData)
-		return trainSet, validSet, selSet, err
+		if selSet, err = readData(lang, cfg.SelectData); err != nil {
+			return nil, nil, nil, err
+		}
+		if err = checkLabels([]string{cfg.Data, cfg.ValidData, cfg.SelectData}, [][]dataset.Example{trainSet, validSet, selSet}); err != nil {
+			return nil, nil, nil, err
+		}
+		if cfg.HoldOut > 0 {
+			if len(trainSet) < 2 {
+				return nil, nil, nil, fmt.Errorf("%s: one training string, none to hold out for selection: give --select or --hold-out 0", cfg.Data)
+			}
+			trainSet, selSet = holdOut(trainSet, cfg.HoldOut)
+		}
+		return trainSet, validSet, selSet, nil
 	}
 	trainSpec, _ := dataset.DefaultSpec("train")
 	if cfg.Positives > 0 {

@@ -55,7 +55,13 @@ func Check(m *nspda.Model, opt CheckOptions) (*Result, *Report, error) {
 	}
 	var target *grammar.PDA
 	if opt.Target != nil {
-		rep.Grammar, target = opt.Target.Name, opt.Target.PDA
+		// The walk steps the target with the network's symbol indices; the
+		// same symbols in another order are the same language.
+		var err error
+		if target, err = opt.Target.PDA.Reordered(m.Alphabet); err != nil {
+			return nil, nil, fmt.Errorf("grammar %s: %v", opt.Target.Name, err)
+		}
+		rep.Grammar = opt.Target.Name
 		rep.ReferenceStates = target.M()
 	}
 	if r.PDA == nil {

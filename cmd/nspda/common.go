@@ -2,7 +2,8 @@ package main
 
 import (
 	"fmt"
-	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
@@ -40,12 +41,37 @@ func loadModel(path string) (*loaded, error) {
 // classifier returns an evaluation-mode classifier for the model.
 func (m *loaded) classifier() evaluate.Classifier { return model.Classifier(m.Model, m.refine) }
 
-// checkAlphabet refuses a model whose alphabet is not the grammar's.
+// checkAlphabet refuses a model whose symbols are not the grammar's. The
+// same symbols in another order are the same alphabet: a model learned from
+// data keeps its symbols sorted, a PDA file in the order it lists them, and
+// strings reach the model through its own alphabet (modelAlphabet).
 func checkAlphabet(m *loaded, lang *grammar.Language) error {
-	if !slices.Equal(m.Alphabet(), lang.PDA.Alphabet) {
-		return fmt.Errorf("model alphabet %q does not match grammar %s's alphabet %q", string(m.Alphabet()), lang.Name, string(lang.PDA.Alphabet))
+	return sameSymbols(m.Alphabet(), lang)
+}
+
+func sameSymbols(model []rune, lang *grammar.Language) error {
+	onlyModel, onlyGrammar := grammar.AlphabetDiff(model, lang.PDA.Alphabet)
+	if len(onlyModel)+len(onlyGrammar) == 0 {
+		return nil
 	}
-	return nil
+	var differ []string
+	if len(onlyModel) > 0 {
+		differ = append(differ, fmt.Sprintf("%s only in the model", quoteSymbols(onlyModel)))
+	}
+	if len(onlyGrammar) > 0 {
+		differ = append(differ, fmt.Sprintf("%s only in the grammar", quoteSymbols(onlyGrammar)))
+	}
+	return fmt.Errorf("model alphabet %q and grammar %s's alphabet %q differ: %s",
+		string(model), lang.Name, string(lang.PDA.Alphabet), strings.Join(differ, ", "))
+}
+
+// quoteSymbols lists symbols as 'a' 'b'.
+func quoteSymbols(rs []rune) string {
+	q := make([]string, len(rs))
+	for i, r := range rs {
+		q[i] = strconv.QuoteRune(r)
+	}
+	return strings.Join(q, " ")
 }
 
 // modelAlphabet returns a PDA over the model's alphabet with no transitions,

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/extract"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/atomicfile"
@@ -98,13 +97,12 @@ dot is on PATH, beside it the same name with .svg.`,
 				if opt.Target, err = grammar.Load(gname); err != nil {
 					return err
 				}
-				if string(opt.Target.PDA.Alphabet) != string(net.Alphabet) {
-					return fmt.Errorf("model alphabet %q does not match grammar %s's alphabet %q", string(net.Alphabet), opt.Target.Name, string(opt.Target.PDA.Alphabet))
+				if err := sameSymbols(net.Alphabet, opt.Target); err != nil {
+					return err
 				}
-				opt.Sets = splitList(sets)
-				for _, name := range opt.Sets {
-					if _, err := dataset.DefaultSpec(name); err != nil {
-						return usagef("--sets: %v", err)
+				if sets != "" {
+					if opt.Sets, err = parseSets(sets); err != nil {
+						return err
 					}
 				}
 			}

@@ -65,6 +65,9 @@ config.json (other training flags are refused).`,
 			if out == "" {
 				out = defaultRunDir(cfg)
 			}
+			if resume == "" {
+				sayHoldOut(w, cfg)
+			}
 			var progress experiment.Progress
 			done := func() {}
 			if !quiet {
@@ -157,6 +160,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config, pend *modelOpts) 
 	f.StringVar(&cfg.ValidData, "valid", cfg.ValidData, "with --data: the validation file")
 	f.StringVar(&cfg.SelectData, "select", cfg.SelectData, "with --data: the file of longer strings to select weights on (--patience)")
 	f.StringSliceVar(&cfg.TestData, "test", cfg.TestData, "with --data: test files (repeat or comma-separate); errors are reported per file and per length band")
+	f.IntVar(&cfg.HoldOut, "hold-out", cfg.HoldOut, fmt.Sprintf("with --data and no --select: select weights on this percent of the training strings, the longest, held out of training (default %d; 0: no selection, one start)", defaultHoldOut))
 	f.StringVar(&cfg.Alphabet, "alphabet", cfg.Alphabet, "with --data: the alphabet in order (default: every symbol of the files, sorted)")
 	f.Float64Var(&cfg.FinalNeutralWeight, "final-neutral-weight", cfg.FinalNeutralWeight, "with --neutral-weight and --final-starts: the neutral prior's weight on the final starts (0: --neutral-weight)")
 	f.IntVar(&cfg.FinalStarts, "final-starts", cfg.FinalStarts, "with --patience: when the run's weights are still not perfect after its starts (or --max-epochs) and the polish (of the wide size, with --size both), up to this many more long starts, each holding a symbol at the no-op in turn (0: off)")
@@ -221,6 +225,63 @@ func resumeConfig(cmd *cobra.Command, dir string) (experiment.Config, error) {
 	return experiment.ReadConfig(dir)
 }
 
+// defaultHoldOut is the percent of the training strings train --data holds
+// out for selection when there is no --select. On a^n b^n (seeds 1–3),
+// no selection left 9% training error after 400 epochs on seed 1; the
+// longest tenth held out learned it exactly in 5–10 s.
+const defaultHoldOut = 10
+
+// sayHoldOut says, before training, what a run on data without --select
+// selects on, or that it selects on nothing.
+func sayHoldOut(w io.Writer, cfg experiment.Config) {
+	switch {
+	case cfg.Data == "" || cfg.SelectData != "":
+	case cfg.HoldOut > 0:
+		fmt.Fprintf(w, "no --select: selecting weights on the longest %d%% of the training strings, held out of training; longer labelled strings (--select, e.g. from nspda generate --split select) usually select better\n", cfg.HoldOut)
+	case cfg.Patience == 0:
+		fmt.Fprintf(w, "no --select and --hold-out 0: one start of %d epochs, keeping its last weights, with nothing to select them on\n", cfg.MaxEpochs)
+	}
+}
+
+// dataDefaults sets what a run on data files has in place of a grammar's:
+// its own alphabet, tests and selection (the --select file or the held-out
+// longest training strings), or, with neither, one start.
+func dataDefaults(cfg *experiment.Config, changed func(string) bool) error {
+	// No automaton: the data's own alphabet, tests and selection.
+	if !changed("grammar") {
+		cfg.Grammar = ""
+	}
+	cfg.Tests = nil
+	if !changed("select-max") {
+		cfg.SelectMax = 0 // the select strings are --select's
+	}
+	if !changed("edits") {
+		cfg.Edits = 0 // the strings are the files'
+	}
+	if cfg.SelectData == "" && !changed("hold-out") && cfg.Patience > 0 {
+		cfg.HoldOut = defaultHoldOut // the strings to select on
+	}
+	if cfg.SelectData == "" && !changed("patience") && cfg.HoldOut == 0 {
+		cfg.Patience, cfg.Restarts = 0, 0
+		if !changed("probes") {
+			cfg.Probes = 0
+		}
+		if !changed("max-epochs") {
+			cfg.MaxEpochs = 400 // the one start's budget before the recipe took the probes
+		}
+		// one start, on the digital stack (unless an option flag
+		// below says otherwise)
+		for _, k := range []string{"soft_stack", "soft_alternate"} {
+			if cfg.Option(k) != nil {
+				if err := cfg.Set(k, false); err != nil {
+					return usageError{err}
+				}
+			}
+		}
+	}
+	return nil
+}
+
 // checkTrainFlags completes cfg from the flags that need interpreting and
 // refuses a configuration that cannot work or options that do not apply
 // to the model (usage errors).
@@ -234,34 +295,8 @@ func checkTrainFlags(cmd *cobra.Command, cfg *experiment.Config, pend *modelOpts
 	// and the defaults of the others.
 	*cfg = cfg.WithModel(cfg.Model)
 	if cfg.Data != "" {
-		// No automaton: the data's own alphabet, tests and selection.
-		if !changed("grammar") {
-			cfg.Grammar = ""
-		}
-		cfg.Tests = nil
-		if !changed("select-max") {
-			cfg.SelectMax = 0 // the select strings are --select's
-		}
-		if !changed("edits") {
-			cfg.Edits = 0 // the strings are the files'
-		}
-		if cfg.SelectData == "" && !changed("patience") {
-			cfg.Patience, cfg.Restarts = 0, 0
-			if !changed("probes") {
-				cfg.Probes = 0
-			}
-			if !changed("max-epochs") {
-				cfg.MaxEpochs = 400 // the one start's budget before the recipe took the probes
-			}
-			// one start, on the digital stack (unless an option flag
-			// below says otherwise)
-			for _, k := range []string{"soft_stack", "soft_alternate"} {
-				if cfg.Option(k) != nil {
-					if err := cfg.Set(k, false); err != nil {
-						return usageError{err}
-					}
-				}
-			}
+		if err := dataDefaults(cfg, changed); err != nil {
+			return err
 		}
 	}
 	if spec.Size == nil && !changed("size") {

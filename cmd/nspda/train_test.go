@@ -189,8 +189,10 @@ func TestTrainHidden(t *testing.T) {
 // --select it takes the data recipe whole (selection, restarts and probes,
 // the alternating stacks, the size rule "both": J = 8, then 20 if no start of
 // 8 passes selection; the select strings are the file's, not the recipe's
-// lengths 22–200); without, one start on the digital stack with J = 8
-// and no probes;
+// lengths 22–200); without, the same, selecting on the longest tenth of the
+// training strings held out, and saying so; with --hold-out 0, one start on
+// the digital stack with J = 8 and no probes, and a line that says there is
+// no selection;
 // the errors come per test file.
 func TestTrainData(t *testing.T) {
 	dir := t.TempDir()
@@ -203,33 +205,54 @@ func TestTrainData(t *testing.T) {
 		return path
 	}
 	trainF, selF, testF := gen("train", "train", 30), gen("select", "select", 10), gen("test60", "test", 10)
-	for _, withSelect := range []bool{true, false} {
-		out := filepath.Join(dir, fmt.Sprint("run-", withSelect))
+	for _, mode := range []string{"select", "hold-out", "none"} {
+		out := filepath.Join(dir, "run-"+mode)
 		args := []string{"train", "--data", trainF, "--test", testF, "--max-epochs", "2", "--out", out, "--quiet"}
-		if withSelect {
+		switch mode {
+		case "select":
 			args = append(args, "--select", selF, "--restarts", "1", "--patience", "1")
+		case "hold-out":
+			args = append(args, "--restarts", "1", "--patience", "1")
+		case "none":
+			args = append(args, "--hold-out", "0")
 		}
 		stdout, errs, code := cli(t, args...)
 		if code != 0 {
-			t.Fatalf("select %v: exit %d: %s", withSelect, code, errs)
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
 		}
 		if !strings.Contains(stdout, "test[22-60]") {
-			t.Errorf("select %v: no line for the test file in\n%s", withSelect, stdout)
+			t.Errorf("%s: no line for the test file in\n%s", mode, stdout)
+		}
+		said := map[string]string{"select": "", "hold-out": "no --select: selecting weights on the longest 10% of the training strings", "none": "no --select and --hold-out 0: one start of 2 epochs"}[mode]
+		if first, _, _ := strings.Cut(stdout, "\n"); said != "" && !strings.HasPrefix(first, said) || said == "" && strings.Contains(stdout, "--select") {
+			t.Errorf("%s: the run says %q; want %q", mode, first, said)
 		}
 		cfg, err := experiment.ReadConfig(out)
 		if err != nil {
 			t.Fatal(err)
 		}
+		selects := mode != "none"
 		soft := cfg.Option("soft_stack") == true && cfg.Option("soft_alternate") == true && cfg.Patience > 0 && cfg.LMWeight > 0
-		size := map[bool]string{true: "both", false: ""}[withSelect]
-		probes := map[bool]int{true: 200, false: 0}[withSelect] // the recipe's probes need selection
-		if soft != withSelect || cfg.Size != size || cfg.SelectMax != 0 || cfg.Probes != probes {
-			t.Errorf("select %v: config %+v", withSelect, cfg)
+		size := map[bool]string{true: "both", false: ""}[selects]
+		probes := map[bool]int{true: 200, false: 0}[selects] // the recipe's probes need selection
+		holdOut := map[string]int{"hold-out": 10}[mode]
+		if soft != selects || cfg.Size != size || cfg.SelectMax != 0 || cfg.Probes != probes || cfg.HoldOut != holdOut {
+			t.Errorf("%s: config %+v", mode, cfg)
 		}
 		m, err := os.ReadFile(filepath.Join(out, "model.json"))
 		j8, j20 := strings.Contains(string(m), `"J": 8,`), strings.Contains(string(m), `"J": 20,`)
-		if err != nil || !j8 && !(withSelect && j20) {
-			t.Errorf("select %v: model is not J = 8 (or 20 after selection) (%v)", withSelect, err)
+		if err != nil || !j8 && !(selects && j20) {
+			t.Errorf("%s: model is not J = 8 (or 20 after selection) (%v)", mode, err)
+		}
+	}
+	// A hold-out needs no --select and --data.
+	for _, args := range [][]string{
+		{"--data", trainF, "--select", selF, "--hold-out", "10"},
+		{"--hold-out", "10"},
+		{"--data", trainF, "--hold-out", "60"},
+	} {
+		if _, errs, code := cli(t, append([]string{"train", "--max-epochs", "1", "--quiet", "--out", filepath.Join(dir, "bad")}, args...)...); code != 2 || !strings.Contains(errs, "hold-out") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
 		}
 	}
 	// Edits are the grammar's: with --data they are refused.
