@@ -79,6 +79,19 @@ var auditCases = []auditCase{
 		code: 2, stderr: []string{"restarts need patience"}, absent: []string{"$DIR/r"}},
 	{name: "models: one prefix", prep: writeWideSpec, args: []string{"models", "--grammar", "$DIR/a.yaml"},
 		code: 1, stderr: []string{"the nspda model over a's 26 symbols", "more than the limit"}},
+	{name: "collect --from a file", prep: func(t *testing.T, dir string) {
+		if err := os.WriteFile(filepath.Join(dir, "f"), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	},
+		args: []string{"collect", "--from", "$DIR/f", "--store", "$DIR/s"}, code: 1, stderr: []string{"f: not a directory"}, absent: []string{"$DIR/s"}},
+	{name: "collect --from missing", args: []string{"collect", "--from", "$DIR/nope", "--store", "$DIR/s"},
+		code: 1, stderr: []string{"nope: no such directory"}, not: []string{"lstat"}, absent: []string{"$DIR/s"}},
+	{name: "generate beyond the data bound", args: []string{"generate", "--grammar", "anbn", "--split", "train", "--positives", "500000", "--negatives", "500000", "--min-len", "1100", "--max-len", "1200", "--out", "$DIR/d.jsonl"},
+		code: 2, stderr: []string{"limit of a data file", "--min-len"}, absent: []string{"$DIR/d.jsonl"}},
+	{name: "extract --sets without --grammar", args: []string{"extract", "--model", "$DIR/m.json", "--sets", "test60", "--out", "$DIR/p.yaml"},
+		code: 2, stderr: []string{"--sets", "--grammar"}, absent: []string{"$DIR/p.yaml"}},
+	{name: "eval --sets empty", args: []string{"eval", "--model", "$DIR/m.json", "--grammar", "anbn", "--sets", ""}, code: 2, stderr: []string{"--sets"}},
 	{name: "classify --file empty", args: []string{"classify", "--model", "$DIR/m.json", "--file", ""}, code: 2, stderr: []string{"--file"}},
 	{name: "--slurm-option newline", args: []string{"repro", "hints", "--emit-slurm", "$DIR/sl", "--store", "$DIR/s", "--slurm-option", "--partition=cpu\nrm -rf ~"},
 		code: 2, stderr: []string{"--slurm-option", `\n`}, absent: []string{"$DIR/sl", "$DIR/s"}},

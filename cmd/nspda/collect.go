@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -32,6 +35,9 @@ into is removed again.`,
 			if len(from) == 0 {
 				return usagef("give the directories to collect from with --from")
 			}
+			if err := checkFromDirs(from); err != nil {
+				return err
+			}
 			rep, err := experiment.Store{Dir: store}.Collect(from...)
 			if err != nil {
 				return err
@@ -58,4 +64,21 @@ into is removed again.`,
 	cmd.Flags().StringArrayVar(&from, "from", nil, "directory of finished runs: a store, a run directory or a tree of them (repeatable)")
 	cmd.Flags().StringVar(&store, "store", "results", "results store to merge into")
 	return cmd
+}
+
+// checkFromDirs refuses a --from that is not a directory: a file or a typo
+// would otherwise collect nothing and exit 0 as if the store were empty.
+func checkFromDirs(from []string) error {
+	for _, d := range from {
+		fi, err := os.Stat(d)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("%s: no such directory (--from)", d)
+		case err != nil:
+			return fmt.Errorf("%s: %w", d, errors.Unwrap(err))
+		case !fi.IsDir():
+			return fmt.Errorf("%s: not a directory; --from takes a store, a run directory or a tree of them", d)
+		}
+	}
+	return nil
 }

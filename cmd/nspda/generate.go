@@ -56,6 +56,10 @@ and no file is written.`,
 			if err := spec.Validate(); err != nil {
 				return usageError{err}
 			}
+			if least := leastDataBytes(spec); least > limits.DataBytes {
+				return usagef("%d strings of at least %d symbols come to at least %d bytes, more than the limit of a data file (%d; --data would refuse it); ask for fewer strings (--positives, --negatives) or shorter ones (--min-len)",
+					spec.Positives+spec.Negatives, spec.MinLen, least, int64(limits.DataBytes))
+			}
 			lang, err := loadGrammar(gname)
 			if err != nil {
 				return err
@@ -103,6 +107,15 @@ func sayShortfall(w io.Writer, lang string, spec dataset.Spec, ex []dataset.Exam
 	if neg < spec.Negatives {
 		fmt.Fprintf(w, "note: %d negative strings asked for, wrote %d, as many as there are positives\n", spec.Negatives, neg)
 	}
+}
+
+// leastDataBytes is the fewest bytes the JSONL file of spec can take: every
+// line holds at least {"string":"","label":0}, a newline and MinLen symbols.
+// Refusing on it before sampling keeps generate from holding gigabytes of
+// strings only to refuse the file at the end.
+func leastDataBytes(spec dataset.Spec) int64 {
+	const line = int64(len(`{"string":"","label":0}` + "\n"))
+	return int64(spec.Positives+spec.Negatives) * (line + int64(spec.MinLen))
 }
 
 // writeData writes ex to path as JSONL, atomically, refusing before the
