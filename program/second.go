@@ -118,51 +118,25 @@ func (c *compiler) targets(q, l int) []target {
 // q). When every defined transition on input l has the same operation, one
 // weight on input l of action neuron l does it. When the operation depends on
 // the top, each operation gets a gadget on an action neuron of its own
-// (among this source's), added past the L default neurons if needed.
+// (among this source's), added past the L default neurons if needed
+// (planActions).
 func (c *compiler) actionsSecond(n, q int) {
 	p := c.p
-	L, R := p.L(), p.L()+1
-	used := map[int]bool{}
-	type gadget struct {
-		l    int
-		op   grammar.Op
-		tops []int
-	}
-	var gadgets []gadget
-	for l := 0; l < L; l++ {
-		byOp := map[grammar.Op][]int{}
-		for k := 0; k <= L; k++ {
-			if t, ok := p.Lookup(q, l, k); ok {
-				byOp[t.Op] = append(byOp[t.Op], k)
-			}
-		}
-		if len(byOp) == 1 {
-			for op := range byOp {
-				if op != grammar.Noop {
-					v := inputOnly
-					if op == grammar.Pop {
-						v = -inputOnly
-					}
-					c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: l, J: n, K: R + l, L: -1, Value: v, Rule: fmt.Sprintf("%s on %s: %s", p.States[q], symName(p, l), op)})
-					used[l] = true
-				}
-			}
+	R := p.L() + 1
+	only, gadgets := planActions(p.L(), p.Lookup, q)
+	for l, op := range only {
+		if op == grammar.Noop {
 			continue
 		}
-		for _, op := range []grammar.Op{grammar.Push, grammar.Pop} {
-			if tops := byOp[op]; len(tops) > 0 {
-				gadgets = append(gadgets, gadget{l, op, tops})
-			}
+		v := inputOnly
+		if op == grammar.Pop {
+			v = -inputOnly
 		}
+		c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: l, J: n, K: R + l, L: -1, Value: v, Rule: fmt.Sprintf("%s on %s: %s", p.States[q], symName(p, l), op)})
 	}
-	comp := 0
 	for _, g := range gadgets {
-		for used[comp] {
-			comp++
-		}
-		used[comp] = true
-		c.actions = max(c.actions, comp+1)
-		c.gadget(comp, n, q, g.l, g.op, g.tops)
+		c.actions = max(c.actions, g.a+1)
+		c.gadget(g.a, n, q, g.l, g.op, g.tops)
 	}
 }
 
