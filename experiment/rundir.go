@@ -67,21 +67,14 @@ func Status(dir string) (RunStatus, error) {
 			st.DataDir = rec.Dir
 		}
 	}
-	first, err := readPaperSize(dir)
+	first, err := checkpointEpoch(filepath.Join(dir, paperSizeFile))
 	if err != nil {
 		return st, err
 	}
-	if first != nil {
-		st.Epoch, st.WideFrom = first.Epoch, first.Epoch
-	}
-	cp, err := readCheckpoint(dir)
-	if err != nil {
-		return st, err
-	}
-	if cp != nil {
-		st.Epoch += cp.Epoch
-	}
-	return st, nil
+	st.Epoch, st.WideFrom = first, first
+	epoch, err := checkpointEpoch(filepath.Join(dir, CheckpointFile))
+	st.Epoch += epoch
+	return st, err
 }
 
 // runLanguage returns the language of a run in dir: for a fresh run, the
