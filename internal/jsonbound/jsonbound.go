@@ -8,9 +8,11 @@
 package jsonbound
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 )
 
@@ -130,34 +132,48 @@ func (f *Floats) Decode(dst []float64) ([]float64, error) {
 // DisallowUnknownFields for json.Unmarshal, which, unlike a Decoder, decodes
 // in place; data must be valid JSON.
 func Keys(data []byte, known ...string) string {
-	depth := 0
-	key := false // the next string at depth 1 is a key
-	for i := 0; i < len(data); i++ {
-		switch data[i] {
-		case '{', '[':
-			depth++
-			key = depth == 1 && data[i] == '{'
-		case '}', ']':
-			depth--
-		case ',':
-			key = depth == 1
-		case '"':
-			end := stringEnd(data, i)
-			if key && depth == 1 {
-				if k := unquote(data[i : end+1]); !matches(k, known) {
-					return k
-				}
-			}
-			key = false
-			i = end
+	for k := range ObjectKeys(data) {
+		if !matches(k, known) {
+			return k
 		}
 	}
 	return ""
 }
 
+// ObjectKeys yields the keys of data's top-level object in order, repeated
+// ones again (none if data is not an object). data must be valid JSON. It
+// allocates only a key that has escapes.
+func ObjectKeys(data []byte) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		depth := 0
+		key := false // the next string at depth 1 is a key
+		for i := 0; i < len(data); i++ {
+			switch data[i] {
+			case '{', '[':
+				depth++
+				key = depth == 1 && data[i] == '{'
+			case '}', ']':
+				depth--
+			case ',':
+				key = depth == 1
+			case '"':
+				end := stringEnd(data, i)
+				if key && depth == 1 && !yield(unquote(data[i:end+1])) {
+					return
+				}
+				key = false
+				i = end
+			}
+		}
+	}
+}
+
 // unquote decodes a JSON string; one with escapes is decoded by
 // encoding/json.
 func unquote(q []byte) string {
+	if bytes.IndexByte(q, '\\') < 0 {
+		return string(q[1 : len(q)-1])
+	}
 	var s string
 	if json.Unmarshal(q, &s) != nil {
 		return string(q)
