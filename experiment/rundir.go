@@ -61,7 +61,7 @@ func Status(dir string) (RunStatus, error) {
 	if p := filepath.Join(dir, GrammarFile); exists(p) {
 		st.Grammar = p
 	}
-	if b, err := limits.ReadFile(filepath.Join(dir, dataFile), "data record", limits.RunFileBytes); err == nil {
+	if b, err := readRecord(filepath.Join(dir, dataFile), "data record"); err == nil {
 		var rec dataRecord
 		if json.Unmarshal(b, &rec) == nil {
 			st.DataDir = rec.Dir
@@ -192,7 +192,7 @@ func dataPaths(cfg Config, dir string) (Config, error) {
 	if cfg.Data == "" {
 		return cfg, nil
 	}
-	b, err := limits.ReadFile(filepath.Join(dir, dataFile), "data record", limits.RunFileBytes)
+	b, err := readRecord(filepath.Join(dir, dataFile), "data record")
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

@@ -19,15 +19,35 @@ import (
 // decoded: encoding/json spends 8 bytes on the two of "0," and a whole
 // struct on the three of "{},", so the file's size alone bounds little.
 
-// summaryValues bounds the values of a summary: its configuration and one
-// result per test set, about a hundred in the stored runs.
-const summaryValues = 1 << 16
+// recordValues bounds the values of a run's config, summary or data
+// record: a configuration and one result per test set make about a
+// hundred in the stored runs.
+const recordValues = 1 << 16
+
+// checkRecord refuses the record b at path (a config, summary or data
+// record) if it has more than recordValues values.
+func checkRecord(path string, b []byte) error {
+	if n, ok := jsonbound.Values(b); ok && n > recordValues {
+		return fmt.Errorf("%s: %d values, more than the limit of %d for a run's record", path, n, recordValues)
+	}
+	return nil
+}
+
+// readRecord reads the record at path (a config or data record), bounded
+// by limits.RecordBytes and recordValues.
+func readRecord(path, what string) ([]byte, error) {
+	b, err := limits.ReadFile(path, what, limits.RecordBytes)
+	if err != nil {
+		return nil, err
+	}
+	return b, checkRecord(path, b)
+}
 
 // decodeSummary decodes the summary at path from its bytes b, refusing more
 // test sets than its configuration evaluates.
 func decodeSummary(path string, b []byte) (*Summary, error) {
-	if n, ok := jsonbound.Values(b); ok && n > summaryValues {
-		return nil, fmt.Errorf("%s: %d values, more than the limit of %d for a summary", path, n, summaryValues)
+	if err := checkRecord(path, b); err != nil {
+		return nil, err
 	}
 	var sum Summary
 	if err := json.Unmarshal(b, &sum); err != nil {

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -97,5 +98,28 @@ func TestResumeBoundsCheckpoint(t *testing.T) {
 	}
 	if _, out, err := s.Run(context.Background(), cfg, nil); err != nil || out != Resumed {
 		t.Errorf("resume from the real checkpoint: %v, %v", out, err)
+	}
+}
+
+// TestReadConfigBoundsValues: a config.json of 300,000 empty test names
+// (900 KB; 16 bytes each once decoded, and twice that as the slice grew) is
+// refused before they are decoded.
+func TestReadConfigBoundsValues(t *testing.T) {
+	dir := t.TempDir()
+	b, _ := json.Marshal(Defaults())
+	huge := strings.Replace(string(b), `"tests":[`, `"tests":[`+strings.Repeat(`"",`, 300_000), 1)
+	if huge == string(b) {
+		t.Fatal("no tests field to fill")
+	}
+	if err := os.WriteFile(filepath.Join(dir, ConfigFile), []byte(huge), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	got := testutil.Allocated(func() { _, err = ReadConfig(dir) })
+	if err == nil || !strings.Contains(err.Error(), "values, more than the limit") {
+		t.Errorf("ReadConfig = %v, want the values refused", err)
+	}
+	if budget := uint64(len(huge) + 1<<20); got > budget {
+		t.Errorf("ReadConfig allocated %d KiB before refusing a %d KiB config (budget %d KiB)", got>>10, len(huge)>>10, budget>>10)
 	}
 }

@@ -89,7 +89,7 @@ func (s Store) Summary(key string) (*Summary, error) {
 // configuration's.
 func ReadSummary(dir string) (*Summary, error) {
 	path := filepath.Join(dir, SummaryFile)
-	b, err := limits.ReadFile(path, "summary", limits.SummaryBytes)
+	b, err := limits.ReadFile(path, "summary", limits.RecordBytes)
 	if err != nil {
 		return nil, err
 	}

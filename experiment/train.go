@@ -691,7 +691,7 @@ func (r *dirRecorder) close() {
 
 func readConfig(dir string) (Config, error) {
 	var c Config
-	b, err := limits.ReadFile(filepath.Join(dir, ConfigFile), "config file", limits.RunFileBytes)
+	b, err := readRecord(filepath.Join(dir, ConfigFile), "config file")
 	if err != nil {
 		return c, fmt.Errorf("cannot resume: %v", err)
 	}

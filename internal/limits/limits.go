@@ -50,9 +50,9 @@ const (
 	// RunFileBytes bounds the size of a run's config, checkpoint, summary
 	// or plan (a checkpoint holds a model's weights).
 	RunFileBytes = 1 << 30
-	// SummaryBytes bounds the size of a run's summary: its configuration
-	// and its test results, a few kilobytes.
-	SummaryBytes = 16 << 20
+	// RecordBytes bounds the size of a run's config, summary and data
+	// record (a configuration, test results, file hashes: kilobytes).
+	RecordBytes = 16 << 20
 )
 
 // Check returns an error naming what and the bound if n is more than max.
