@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"iter"
 	"strings"
+	"unicode/utf8"
 )
 
 // Values returns the number of values nested in the JSON document data:
@@ -168,10 +169,10 @@ func ObjectKeys(data []byte) iter.Seq[string] {
 	}
 }
 
-// unquote decodes a JSON string; one with escapes is decoded by
-// encoding/json.
+// unquote decodes a JSON string; one with escapes or invalid UTF-8 (which
+// encoding/json replaces) is decoded by encoding/json.
 func unquote(q []byte) string {
-	if bytes.IndexByte(q, '\\') < 0 {
+	if bytes.IndexByte(q, '\\') < 0 && utf8.Valid(q) {
 		return string(q[1 : len(q)-1])
 	}
 	var s string

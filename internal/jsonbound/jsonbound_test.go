@@ -95,3 +95,51 @@ func TestFloatsDoNotAllocate(t *testing.T) {
 		t.Errorf("Values allocates %v times", n)
 	}
 }
+
+// FuzzFloats: Floats counts and decodes an array as encoding/json decodes
+// it into a []float64, or refuses it; Values and ObjectKeys never panic,
+// and ObjectKeys yields the keys encoding/json sees.
+func FuzzFloats(f *testing.F) {
+	for _, s := range []string{`{"a": [1, 2.5, -3e2]}`, `{"a": null}`, `{"a": []}`, `{"a": [[1], 2]}`, `{"a": ["x"]}`, `{"a": [1e999]}`, `{"a": [true]}`, `{"a\u0062": {"c": [1]}, "a": [ 1 ,2 ]}`, `[]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		Values(data)
+		var lazy struct {
+			A Floats `json:"a"`
+		}
+		var eager struct {
+			A []float64 `json:"a"`
+		}
+		lerr := json.Unmarshal(data, &lazy)
+		eerr := json.Unmarshal(data, &eager)
+		if lerr == nil && json.Valid(data) {
+			var m map[string]json.RawMessage
+			if json.Unmarshal(data, &m) == nil {
+				for k := range ObjectKeys(data) {
+					if _, ok := m[k]; !ok {
+						t.Fatalf("ObjectKeys yields %q, not a key of %s", k, data)
+					}
+				}
+			}
+		}
+		if lerr != nil {
+			return // refused: a type error that encoding/json may leave for later
+		}
+		got, derr := lazy.A.Decode(make([]float64, lazy.A.Len()))
+		if eerr != nil {
+			if derr == nil && lazy.A.Len() > 0 {
+				t.Fatalf("%s: encoding/json refuses it (%v), Floats decodes %v", data, eerr, got)
+			}
+			return
+		}
+		if derr != nil || len(got) != len(eager.A) {
+			t.Fatalf("%s: Floats %v, %v; encoding/json %v", data, got, derr, eager.A)
+		}
+		for i := range got {
+			if got[i] != eager.A[i] {
+				t.Fatalf("%s: value %d: %v, encoding/json %v", data, i, got[i], eager.A[i])
+			}
+		}
+	})
+}
