@@ -100,21 +100,27 @@ func TestLoadMemory(t *testing.T) {
 }
 
 // TestLoadRefusesLongTensorsBeforeDecoding: a small model whose Ws holds a
-// million values is refused having allocated little beyond the file.
+// million values, or that names a million neurons, is refused having
+// allocated little beyond the file.
 func TestLoadRefusesLongTensorsBeforeDecoding(t *testing.T) {
 	_, file := writeModel(t, nspda.Shape{Order: nspda.Third, L: 2, J: 3, A: 2})
-	data := strings.Replace(string(file), `"Ws": [`, `"Ws": [`+strings.Repeat("0,", 1<<20), 1)
-	path := filepath.Join(t.TempDir(), "long.json")
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	var err error
-	got := testutil.Allocated(func() { _, _, err = Load(path) })
-	if err == nil || !strings.Contains(err.Error(), "Ws has 1048657 values") {
-		t.Fatalf("Load = %v, want Ws's length refused", err)
-	}
-	if budget := uint64(len(data) + 1<<20); got > budget {
-		t.Errorf("Load allocated %d KiB before refusing a %d KiB file (budget %d KiB)", got>>10, len(data)>>10, budget>>10)
+	for _, c := range []struct{ old, new, want string }{
+		{`"Ws": [`, `"Ws": [` + strings.Repeat("0,", 1<<20), "Ws has 1048657 values"},
+		{`"format"`, `"neurons": [` + strings.Repeat(`"",`, 1<<20) + `""], "format"`, "1048577 neuron names for J = 3"},
+	} {
+		data := strings.Replace(string(file), c.old, c.new, 1)
+		path := filepath.Join(t.TempDir(), "long.json")
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		got := testutil.Allocated(func() { _, _, err = Load(path) })
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Fatalf("Load = %v, want %q", err, c.want)
+		}
+		if budget := uint64(len(data) + 1<<20); got > budget {
+			t.Errorf("%s: Load allocated %d KiB before refusing a %d KiB file (budget %d KiB)", c.want, got>>10, len(data)>>10, budget>>10)
+		}
 	}
 }
 

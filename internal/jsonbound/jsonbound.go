@@ -127,6 +127,56 @@ func (f *Floats) Decode(dst []float64) ([]float64, error) {
 	return dst, nil
 }
 
+// Array is a JSON array (or null) that json.Unmarshal counts but does not
+// decode, as Floats, of values of any kind.
+type Array struct {
+	raw []byte
+	n   int
+}
+
+// UnmarshalJSON counts the values of the array b without decoding them.
+func (a *Array) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*a = Array{}
+		return nil
+	}
+	if len(b) < 2 || b[0] != '[' {
+		return errors.New("want an array")
+	}
+	n, depth := 0, 0
+	if skipSpace(b, 1) < len(b)-1 {
+		n = 1
+	}
+	for i := 1; i < len(b)-1; i++ {
+		switch b[i] {
+		case '"':
+			i = stringEnd(b, i)
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				n++
+			}
+		}
+	}
+	*a = Array{raw: b, n: n}
+	return nil
+}
+
+// Len is the number of values in the array (0 for null or an absent one).
+func (a *Array) Len() int { return a.n }
+
+// Decode decodes the array into v, a pointer to a slice (left alone for a
+// null or absent array).
+func (a *Array) Decode(v any) error {
+	if a.raw == nil {
+		return nil
+	}
+	return json.Unmarshal(a.raw, v)
+}
+
 // Keys returns the first key of data's top-level object that matches none
 // of known, as encoding/json matches a field (case-insensitively), or "" if
 // every key does (or data is not an object). It is json.Decoder's

@@ -63,6 +63,26 @@ func TestFloats(t *testing.T) {
 	}
 }
 
+func TestArray(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int
+	}{
+		{`null`, 0}, {`[]`, 0}, {`[ ]`, 0}, {`[1]`, 1}, {`["a,b", [1, 2], {"c": [3, 4]}]`, 3}, {`["]", "\"]"]`, 2},
+	} {
+		var v struct {
+			A Array `json:"a"`
+		}
+		if err := json.Unmarshal([]byte(`{"a": `+c.in+`}`), &v); err != nil || v.A.Len() != c.want {
+			t.Errorf("%s: Len %d, %v, want %d", c.in, v.A.Len(), err, c.want)
+		}
+		var all []any
+		if err := v.A.Decode(&all); err != nil || len(all) != c.want {
+			t.Errorf("%s: decoded %v, %v", c.in, all, err)
+		}
+	}
+}
+
 func TestKeys(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"a": 1, "B": {"x": 1}, "c": ["d", {"e": 2}]}`, ""},

@@ -115,7 +115,9 @@ func DecodeBytes(data []byte) (*Model, error) {
 		return nil, fmt.Errorf("bad model file: %v", err)
 	}
 	m.EvalRefine = f.EvalRefine
-	m.Neurons = f.Neurons
+	if err := f.Neurons.Decode(&m.Neurons); err != nil {
+		return nil, fmt.Errorf("not a valid model file: field \"neurons\": %s", jsonerr.Text(err))
+	}
 	dst := [6][]float64{m.Ws, m.Bs, m.Wa, m.Ba, m.Wo}
 	for i, src := range f.lazy() {
 		if _, err := src.Decode(dst[i]); err != nil {
@@ -154,11 +156,12 @@ var ErrTruncated = errors.New("not a complete model file (truncated?)")
 // fileIn is file as Decode reads it: the tensors counted, not decoded.
 type fileIn struct {
 	file
-	Ws jsonbound.Floats `json:"Ws"`
-	Wa jsonbound.Floats `json:"Wa"`
-	Bs jsonbound.Floats `json:"bs"`
-	Ba jsonbound.Floats `json:"ba"`
-	Wo jsonbound.Floats `json:"Wo"`
+	Neurons jsonbound.Array  `json:"neurons"`
+	Ws      jsonbound.Floats `json:"Ws"`
+	Wa      jsonbound.Floats `json:"Wa"`
+	Bs      jsonbound.Floats `json:"bs"`
+	Ba      jsonbound.Floats `json:"ba"`
+	Wo      jsonbound.Floats `json:"Wo"`
 }
 
 // fileKeys are the keys of a model file.
@@ -187,8 +190,8 @@ func (f *fileIn) check() error {
 	if err := limits.Check("eval_refine", f.EvalRefine, limits.Refine); err != nil {
 		return err
 	}
-	if len(f.Neurons) > 0 && len(f.Neurons) != s.J {
-		return fmt.Errorf("%d neuron names for J = %d", len(f.Neurons), s.J)
+	if f.Neurons.Len() > 0 && f.Neurons.Len() != s.J {
+		return fmt.Errorf("%d neuron names for J = %d", f.Neurons.Len(), s.J)
 	}
 	want := s.sizes()
 	for i, t := range f.lazy() {
