@@ -50,20 +50,29 @@ func (c *compiler) second() {
 	neuron(key{p.Start, -1})
 	acc := key{-1, L}
 	c.actions = L
+	// A state's targets, their rules and their Wheres are made once and
+	// shared by its neurons (up to one per input symbol).
+	byState := map[int][][]target{}
 	for n := 0; n < len(keys); n++ {
 		q := keys[n].q
 		if q < 0 {
 			continue
 		}
+		if byState[q] == nil {
+			byState[q] = make([][]target, L)
+			for l := range L {
+				byState[q][l] = c.targets(q, l)
+			}
+		}
 		for l := 0; l < L; l++ {
-			for _, to := range c.targets(q, l) {
+			for _, to := range byState[q][l] {
 				i := neuron(key{to.q, l})
 				for _, k := range to.tops {
-					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k], From: &Where{q, l, k}})
+					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k], From: to.from[k]})
 				}
 				// The input weight serves every top; it is filed under the first.
 				k0 := to.tops[0]
-				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: R + l, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k0], From: &Where{q, l, k0}})
+				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: R + l, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k0], From: to.from[k0]})
 			}
 		}
 		c.actionsSecond(n, q)
@@ -83,11 +92,12 @@ func (c *compiler) second() {
 }
 
 // target is a next state reached from one state on one input, and the tops
-// under which it is.
+// under which it is, with each top's rule and Where.
 type target struct {
 	q     int
 	tops  []int
 	rules map[int]string
+	from  map[int]*Where
 }
 
 // targets groups the transitions from q on l by next state, in state order.
@@ -101,11 +111,12 @@ func (c *compiler) targets(q, l int) []target {
 		}
 		g := by[t.To]
 		if g == nil {
-			g = &target{q: t.To, rules: map[int]string{}}
+			g = &target{q: t.To, rules: map[int]string{}, from: map[int]*Where{}}
 			by[t.To] = g
 		}
 		g.tops = append(g.tops, k)
 		g.rules[k] = rule(p, q, l, k, t)
+		g.from[k] = &Where{q, l, k}
 	}
 	out := make([]target, 0, len(by))
 	for _, q2 := range sortedKeys(by) {
