@@ -28,7 +28,7 @@ func writeSummary(t *testing.T, cfg Config, sets []evaluate.Result) string {
 // TestReadSummaryBoundsValues: a summary of 200,000 empty test results
 // (600 KB) is refused before they are decoded (it used to be accepted,
 // having taken 24 bytes per byte of the file), and one of more results
-// than its configuration evaluates is refused.
+// than its configuration evaluates, and extraSets, is refused.
 func TestReadSummaryBoundsValues(t *testing.T) {
 	cfg := Defaults()
 	dir := writeSummary(t, cfg, nil)
@@ -50,18 +50,21 @@ func TestReadSummaryBoundsValues(t *testing.T) {
 		t.Errorf("ReadSummary allocated %d KiB before refusing a %d KiB summary (budget %d KiB)", got>>10, len(huge)>>10, budget>>10)
 	}
 
-	sets := make([]evaluate.Result, len(cfg.Tests)+1)
+	sets := make([]evaluate.Result, len(cfg.Tests)+extraSets+1)
 	_, err = ReadSummary(writeSummary(t, cfg, sets))
 	if err == nil || !strings.Contains(err.Error(), "test sets, more than its configuration evaluates") {
 		t.Errorf("ReadSummary of %d sets for %d tests = %v, want it refused", len(sets), len(cfg.Tests), err)
 	}
 	if _, err := ReadSummary(writeSummary(t, cfg, sets[1:])); err != nil {
-		t.Errorf("ReadSummary of one set per test: %v", err)
+		t.Errorf("ReadSummary of one set per test and %d more: %v", extraSets, err)
 	}
 	data := cfg
 	data.Data, data.TestData = "train.jsonl", []string{"a.jsonl", "b.jsonl"}
-	if _, err := ReadSummary(writeSummary(t, data, make([]evaluate.Result, 16))); err != nil {
-		t.Errorf("ReadSummary of 2 test files and their 14 bands: %v", err)
+	if _, err := ReadSummary(writeSummary(t, data, make([]evaluate.Result, 16+extraSets))); err != nil {
+		t.Errorf("ReadSummary of 2 test files, their 14 bands and %d more: %v", extraSets, err)
+	}
+	if _, err := ReadSummary(writeSummary(t, data, make([]evaluate.Result, 17+extraSets))); err == nil {
+		t.Errorf("ReadSummary of %d sets for 2 test files: accepted", 17+extraSets)
 	}
 }
 
