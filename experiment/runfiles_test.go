@@ -126,3 +126,37 @@ func TestReadConfigBoundsValues(t *testing.T) {
 		t.Errorf("ReadConfig allocated %d KiB before refusing a %d KiB config (budget %d KiB)", got>>10, len(huge)>>10, budget>>10)
 	}
 }
+
+// TestReadPlanBoundsEntries: a plan entry of 100,000 empty test names is
+// refused before they are decoded.
+func TestReadPlanBoundsEntries(t *testing.T) {
+	b, _ := json.Marshal(Plan(nil).Add("", []Config{Defaults()})[0])
+	huge := strings.Replace(string(b), `"tests":[`, `"tests":[`+strings.Repeat(`"",`, 100_000), 1)
+	if huge == string(b) {
+		t.Fatal("no tests field to fill")
+	}
+	path := filepath.Join(t.TempDir(), "plan.jsonl")
+	if err := os.WriteFile(path, []byte(huge+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	got := testutil.Allocated(func() { _, err = ReadPlan(path) })
+	if err == nil || !strings.Contains(err.Error(), "plan.jsonl:1: ") || !strings.Contains(err.Error(), "values, more than the limit") {
+		t.Errorf("ReadPlan = %v, want line 1's values refused", err)
+	}
+	if budget := uint64(2*len(huge) + 2<<20); got > budget {
+		t.Errorf("ReadPlan allocated %d KiB before refusing a %d KiB plan (budget %d KiB)", got>>10, len(huge)>>10, budget>>10)
+	}
+	if _, err := ReadPlan(writePlanLine(t, b)); err != nil {
+		t.Errorf("ReadPlan of a real entry: %v", err)
+	}
+}
+
+func writePlanLine(t *testing.T, b []byte) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "plan.jsonl")
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
