@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/jsonbound"
 	"github.com/nspda/nspda/internal/limits"
 )
 
@@ -45,10 +46,14 @@ func WriteFile(path string, ex []Example) error {
 // A line may hold at most maxLine bytes (a string of limits.StringLen
 // symbols, each escaped), and a file at most limits.Strings examples.
 func ReadJSONL(r io.Reader, name string) ([]Example, error) {
-	br := bufio.NewReader(r)
+	br := bufio.NewReaderSize(r, 64<<10)
 	var ex []Example
+	var buf []byte // a line longer than br's buffer, reused
 	for line := 1; ; line++ {
-		b, err := readLine(br, maxLine)
+		b, err := readLine(br, buf[:0], maxLine)
+		if cap(b) > cap(buf) && len(b) > br.Size() {
+			buf = b
+		}
 		if len(b) == 0 && err == io.EOF {
 			return ex, nil
 		}
@@ -71,11 +76,16 @@ func ReadJSONL(r io.Reader, name string) ([]Example, error) {
 const maxLine = 12*limits.StringLen + 1024
 
 // readLine reads up to and including the next newline, refusing a line of
-// more than max bytes before reading the rest of it.
-func readLine(br *bufio.Reader, max int) ([]byte, error) {
-	var b []byte
+// more than max bytes before reading the rest of it. A line that fits in
+// br's buffer is returned in it (valid until the next read); a longer one
+// is gathered in buf, grown as needed.
+func readLine(br *bufio.Reader, buf []byte, max int) ([]byte, error) {
+	chunk, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return chunk, err
+	}
+	b := buf
 	for {
-		chunk, err := br.ReadSlice('\n')
 		if len(b)+len(chunk) > max {
 			return nil, fmt.Errorf("line longer than the limit of %d bytes", max)
 		}
@@ -83,6 +93,7 @@ func readLine(br *bufio.Reader, max int) ([]byte, error) {
 		if err != bufio.ErrBufferFull {
 			return b, err
 		}
+		chunk, err = br.ReadSlice('\n')
 	}
 }
 
@@ -111,21 +122,26 @@ func parseLine(b []byte) (Example, error) {
 	if b[0] != '{' {
 		return Example{}, errors.New("not a JSON object")
 	}
-	var fields map[string]json.RawMessage
+	// The fields are decoded as raw JSON (a copy of the string's text), not
+	// into a map: the string is then the only copy kept.
+	var fields struct {
+		String json.RawMessage `json:"string"`
+		Label  json.RawMessage `json:"label"`
+	}
 	if err := json.Unmarshal(b, &fields); err != nil {
 		return Example{}, fmt.Errorf("bad JSON: %v", strings.TrimPrefix(err.Error(), "json: "))
 	}
-	if err := checkKeys(fields); err != nil {
+	if err := checkKeys(b); err != nil {
 		return Example{}, err
 	}
 	var e Example
-	if err := json.Unmarshal(fields["string"], &e.String); err != nil || bytes.Equal(fields["string"], []byte("null")) {
-		return Example{}, fmt.Errorf("string must be a JSON string, not %s", fields["string"])
+	if err := decodeString(fields.String, &e.String); err != nil {
+		return Example{}, err
 	}
 	if err := limits.Check("string length", utf8.RuneCountInString(e.String), limits.StringLen); err != nil {
 		return Example{}, err
 	}
-	switch l := string(fields["label"]); l {
+	switch l := string(fields.Label); l {
 	case "0", "1":
 		e.Label = int(l[0] - '0')
 	default:
@@ -134,20 +150,41 @@ func parseLine(b []byte) (Example, error) {
 	return e, nil
 }
 
-// checkKeys reports a missing field, or the first unknown one in sorted order.
-func checkKeys(fields map[string]json.RawMessage) error {
-	for _, k := range []string{"string", "label"} {
-		if _, ok := fields[k]; !ok {
-			return fmt.Errorf("missing field %q", k)
-		}
+// decodeString decodes the JSON string raw (valid JSON) into s: one without
+// escapes is its text between the quotes.
+func decodeString(raw json.RawMessage, s *string) error {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		*s = string(raw[1 : len(raw)-1])
+		return nil
 	}
+	if err := json.Unmarshal(raw, s); err != nil || bytes.Equal(raw, []byte("null")) {
+		return fmt.Errorf("string must be a JSON string, not %s", raw)
+	}
+	return nil
+}
+
+// checkKeys reports a missing field of the object b, or the first unknown
+// one in sorted order. Keys are matched exactly (encoding/json would match
+// "String" to the field "string").
+func checkKeys(b []byte) error {
+	var hasString, hasLabel bool
 	var extra []string
-	for k := range fields {
-		if k != "string" && k != "label" {
+	for k := range jsonbound.ObjectKeys(b) {
+		switch k {
+		case "string":
+			hasString = true
+		case "label":
+			hasLabel = true
+		default:
 			extra = append(extra, k)
 		}
 	}
-	if len(extra) > 0 {
+	switch {
+	case !hasString:
+		return fmt.Errorf("missing field %q", "string")
+	case !hasLabel:
+		return fmt.Errorf("missing field %q", "label")
+	case len(extra) > 0:
 		return fmt.Errorf("unknown field %q", slices.Min(extra))
 	}
 	return nil

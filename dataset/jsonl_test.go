@@ -148,3 +148,26 @@ func TestReadJSONLInvalidUTF8(t *testing.T) {
 		t.Errorf("overlong line: %v", err)
 	}
 }
+
+// TestReadJSONLMemory: reading a file of long strings allocates a small
+// multiple of the file: the line (in the reader's buffer, or one reused
+// buffer for a longer one), the string's raw text and the string kept, not
+// a copy per line, a map, its raw values and the string decoded from them
+// (about seven times the file).
+func TestReadJSONLMemory(t *testing.T) {
+	plain := `{"string":"` + strings.Repeat(`ab`, 1<<15) + `","label":1}` + "\n"
+	escaped := `{"string":"` + strings.Repeat(`\u0061\u0062`, 1<<15) + `","label":1}` + "\n"
+	for name, line := range map[string]string{"plain": plain, "escaped": escaped} {
+		data := []byte(strings.Repeat(line, 1<<20/len(line)+1))
+		var ex []Example
+		var err error
+		got := testutil.Allocated(func() { ex, err = ReadJSONL(bytes.NewReader(data), name) })
+		if err != nil || len(ex) == 0 || len(ex[0].String) != 1<<16 {
+			t.Fatalf("%s: %d examples, %v", name, len(ex), err)
+		}
+		t.Logf("%s: file %d KiB, allocated %d KiB", name, len(data)>>10, got>>10)
+		if budget := uint64(3*len(data) + 1<<20); got > budget {
+			t.Errorf("%s: reading %d KiB allocated %d KiB, more than 3 times the file and 1 MiB", name, len(data)>>10, got>>10)
+		}
+	}
+}

@@ -262,10 +262,14 @@ func tests(cfg Config, lang *grammar.Language) ([]testSet, error) {
 	return sets, nil
 }
 
+// bandEdges are the first lengths of byLength's bands, and one past the
+// last.
+var bandEdges = []int{1, 22, 61, 121, 241, 481, 961, dataset.MaxLength + 1}
+
 // byLength splits ex into the bands 1–21, 22–60, 61–120, 121–240, 241–480,
 // 481–960 and 961+, leaving out empty bands.
 func byLength(name string, ex []dataset.Example) []testSet {
-	edges := []int{1, 22, 61, 121, 241, 481, 961, dataset.MaxLength + 1}
+	edges := bandEdges
 	var sets []testSet
 	for i := 0; i+1 < len(edges); i++ {
 		var band []dataset.Example

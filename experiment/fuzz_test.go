@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/nspda/nspda/evaluate"
 )
 
 // FuzzRunFiles: whatever config.json and checkpoint.json a run directory
@@ -24,8 +26,33 @@ func FuzzRunFiles(f *testing.F) {
 		os.WriteFile(filepath.Join(dir, CheckpointFile), checkpoint, 0o644)
 		_, err := Status(dir)
 		oneLine(t, err)
+		// The resume's reading, bounded as for a small network.
+		_, err = readCheckpointFile(filepath.Join(dir, CheckpointFile), 1<<12)
+		oneLine(t, err)
 		if c, err := ReadConfig(dir); err == nil {
 			oneLine(t, c.Validate())
+		}
+	})
+}
+
+// FuzzReadSummary: a summary.json reads or is refused with one line,
+// without a panic, and one read has no more test sets than its
+// configuration evaluates.
+func FuzzReadSummary(f *testing.F) {
+	cfg := Defaults()
+	b, _ := json.Marshal(&Summary{Key: cfg.Key(), Config: cfg, Sets: make([]evaluate.Result, len(cfg.Tests))})
+	f.Add(b)
+	f.Add(b[:len(b)/2])
+	f.Add([]byte(strings.Replace(string(b), `"sets":[`, `"sets":[{},{},{},{},`, 1)))
+	f.Add([]byte(`{"sets": [{}, {}], "config": {"tests": ["a"]}}`))
+	f.Add([]byte(`{"key": 1}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, SummaryFile), data, 0o644)
+		sum, err := ReadSummary(dir)
+		oneLine(t, err)
+		if err == nil && len(sum.Sets) > maxSets(sum.Config) {
+			t.Fatalf("%d sets read for a configuration of %d", len(sum.Sets), maxSets(sum.Config))
 		}
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/jsonbound"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 )
@@ -69,6 +70,11 @@ func (p Plan) WriteFile(path string) error {
 // kilobytes as nspda writes them.
 const maxPlanLine = 1 << 20
 
+// planLineValues bounds the values of a plan entry (a configuration has
+// about a hundred), so that what a plan keeps is a small multiple of its
+// size (a value of a Config takes up to 16 bytes, written in as few as 3).
+const planLineValues = 1 << 12
+
 // ReadPlan reads a plan file, checking that entry i has index i and that
 // every key is its configuration's (a plan written by another version of
 // nspda, whose Config differs, is refused rather than run under wrong keys).
@@ -84,6 +90,9 @@ func ReadPlan(path string) (Plan, error) {
 	for ; sc.Scan(); line++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
+		}
+		if n, ok := jsonbound.Values(sc.Bytes()); ok && n > planLineValues {
+			return nil, fmt.Errorf("%s:%d: %d values, more than the limit of %d for a plan entry", path, line, n, planLineValues)
 		}
 		var e PlanEntry
 		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))

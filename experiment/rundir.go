@@ -63,27 +63,20 @@ func Status(dir string) (RunStatus, error) {
 	if p := filepath.Join(dir, GrammarFile); exists(p) {
 		st.Grammar = p
 	}
-	if b, err := limits.ReadFile(filepath.Join(dir, dataFile), "data record", limits.RunFileBytes); err == nil {
+	if b, err := readRecord(filepath.Join(dir, dataFile), "data record"); err == nil {
 		var rec dataRecord
 		if json.Unmarshal(b, &rec) == nil {
 			st.DataDir = rec.Dir
 		}
 	}
-	first, err := readPaperSize(dir)
+	first, err := checkpointEpoch(filepath.Join(dir, paperSizeFile))
 	if err != nil {
 		return st, err
 	}
-	if first != nil {
-		st.Epoch, st.WideFrom = first.Epoch, first.Epoch
-	}
-	cp, err := readCheckpoint(dir)
-	if err != nil {
-		return st, err
-	}
-	if cp != nil {
-		st.Epoch += cp.Epoch
-	}
-	return st, nil
+	st.Epoch, st.WideFrom = first, first
+	epoch, err := checkpointEpoch(filepath.Join(dir, CheckpointFile))
+	st.Epoch += epoch
+	return st, err
 }
 
 // runLanguage returns the language of a run in dir: for a fresh run, the
@@ -295,7 +288,7 @@ func dataPaths(cfg Config, dir string) (Config, error) {
 	if cfg.Data == "" {
 		return cfg, nil
 	}
-	b, err := limits.ReadFile(filepath.Join(dir, dataFile), "data record", limits.RunFileBytes)
+	b, err := readRecord(filepath.Join(dir, dataFile), "data record")
 	if errors.Is(err, fs.ErrNotExist) {
 		return cfg, nil
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 )
 
@@ -90,18 +89,18 @@ func (s Store) Summary(key string) (*Summary, error) {
 // configuration's.
 func ReadSummary(dir string) (*Summary, error) {
 	path := filepath.Join(dir, SummaryFile)
-	b, err := limits.ReadFile(path, "summary", limits.RunFileBytes)
+	b, err := limits.ReadFile(path, "summary", limits.RecordBytes)
 	if err != nil {
 		return nil, err
 	}
-	var sum Summary
-	if err := json.Unmarshal(b, &sum); err != nil {
-		return nil, fmt.Errorf("%s: %s", path, jsonerr.Text(err))
+	sum, err := decodeSummary(path, b)
+	if err != nil {
+		return nil, err
 	}
 	if k := sum.Config.Key(); sum.Key != k {
 		return nil, fmt.Errorf("%s: key %s is not its configuration's (%s)", path, sum.Key, k)
 	}
-	return &sum, nil
+	return sum, nil
 }
 
 // Run makes sure cfg is finished in the store and returns its summary: it

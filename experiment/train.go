@@ -115,14 +115,8 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	// checkpoint (its best weights, epochs and score) is kept as
 	// paperSizeFile while the second runs.
 	phases := read.sizePhases()
-	var first *train.Checkpoint
-	if resume && len(phases) == 2 {
-		if first, err = readPaperSize(dir); err != nil {
-			return nil, err
-		}
-	}
 	phase := 0
-	if first != nil {
+	if resume && len(phases) == 2 && exists(filepath.Join(dir, paperSizeFile)) {
 		phase = 1
 	}
 	data, err := prepareData(read, lang)
@@ -133,10 +127,17 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 	if err != nil {
 		return nil, err
 	}
-	var from *train.Checkpoint
+	// The checkpoints are read once the network they are bounded by is
+	// built (the paper-size phase's, by the wide one, which is larger).
+	var first, from *train.Checkpoint
+	if phase == 1 {
+		if first, err = readPaperSize(dir, setup); err != nil {
+			return nil, err
+		}
+	}
 	if resume {
 		removeStale(dir)
-		if from, err = readCheckpoint(dir); err != nil {
+		if from, err = readCheckpoint(dir, setup); err != nil {
 			return nil, err
 		}
 	} else {
@@ -175,7 +176,7 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		if err := os.Rename(filepath.Join(dir, CheckpointFile), filepath.Join(dir, paperSizeFile)); err != nil {
 			return nil, err
 		}
-		if first, err = readPaperSize(dir); err != nil {
+		if first, err = readPaperSize(dir, setup); err != nil {
 			return nil, err
 		}
 		phase, from = 1, nil
@@ -278,12 +279,6 @@ func programActions(cfg Config, lang *grammar.Language) (Config, error) {
 		return cfg, nil
 	}
 	return cfg, cfg.Set("actions", prog.Shape.A)
-}
-
-// readPaperSize reads the paper-size phase's last checkpoint of a run of the
-// size rule "both" in dir (nil if that phase has not ended).
-func readPaperSize(dir string) (*train.Checkpoint, error) {
-	return readCheckpointFile(filepath.Join(dir, paperSizeFile))
 }
 
 // setup is a prepared run.
@@ -704,7 +699,7 @@ func (r *dirRecorder) close() {
 
 func readConfig(dir string) (Config, error) {
 	var c Config
-	b, err := limits.ReadFile(filepath.Join(dir, ConfigFile), "config file", limits.RunFileBytes)
+	b, err := readRecord(filepath.Join(dir, ConfigFile), "config file")
 	if err != nil {
 		return c, fmt.Errorf("cannot resume: %v", err)
 	}
@@ -714,25 +709,4 @@ func readConfig(dir string) (Config, error) {
 		return c, fmt.Errorf("cannot resume: %s: %s", filepath.Join(dir, ConfigFile), jsonerr.Text(err))
 	}
 	return c, nil
-}
-
-func readCheckpoint(dir string) (*train.Checkpoint, error) {
-	// No checkpoint: killed before the first epoch ended, start over.
-	return readCheckpointFile(filepath.Join(dir, CheckpointFile))
-}
-
-// readCheckpointFile reads the checkpoint at path (nil if there is none).
-func readCheckpointFile(path string) (*train.Checkpoint, error) {
-	b, err := limits.ReadFile(path, "checkpoint", limits.RunFileBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var c train.Checkpoint
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, checkpointError(path, err)
-	}
-	return &c, nil
 }

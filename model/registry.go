@@ -6,13 +6,12 @@ package model
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/jsonbound"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model/nnpda"
@@ -130,65 +129,70 @@ func Save(path string, m nn.Model, evalRefine int) error {
 // Load reads a model file of any registered kind and returns the model and
 // its evaluation refinement. The file's kind names the spec; a spec with a
 // Decode reads its own format, the others are read from the envelope through
-// their Load.
+// their Load. Besides the file's bytes, Load allocates the model and, for an
+// envelope, its parameters once more: every array is counted in place and
+// checked before it is decoded.
 func Load(path string) (nn.Model, int, error) {
 	data, err := limits.ReadFile(path, "model file", limits.ModelBytes)
 	if err != nil {
 		return nil, 0, err
 	}
+	m, refine, err := decode(data)
+	if err != nil {
+		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, refine, nil
+}
+
+// envelopeIn is envelope as Load reads it: the parameters counted, not
+// decoded.
+type envelopeIn struct {
+	envelope
+	Params jsonbound.Floats `json:"params"`
+}
+
+var envelopeKeys = []string{"format", "version", "kind", "alphabet", "eval_refine", "config", "params"}
+
+// decode is Load of the file's bytes.
+func decode(data []byte) (nn.Model, int, error) {
 	var head struct {
 		Format  string `json:"format"`
 		Version int    `json:"version"`
 		Kind    string `json:"kind"`
 	}
-	if err := decodeJSON(data, &head, false); err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	if err := nspda.UnmarshalStrict(data, &head); err != nil {
+		return nil, 0, err
 	}
 	if spec, err := Lookup(head.Kind); err == nil && spec.Decode != nil {
-		m, refine, err := spec.Decode(bytes.NewReader(data))
-		if err != nil {
-			return nil, 0, fmt.Errorf("%s: %v", path, err)
-		}
-		return m, refine, nil
+		// A Buffer is decoded in place (nspda.Decode), not copied.
+		return spec.Decode(bytes.NewBuffer(data))
 	}
 	if head.Format != nspda.FileFormat {
-		return nil, 0, fmt.Errorf("%s: not an nspda model file (format %q)", path, head.Format)
+		return nil, 0, fmt.Errorf("not an nspda model file (format %q)", head.Format)
 	}
 	if head.Version > nspda.FileVersion {
-		return nil, 0, fmt.Errorf("%s: model file version %d is newer than this nspda reads (%d)", path, head.Version, nspda.FileVersion)
+		return nil, 0, fmt.Errorf("model file version %d is newer than this nspda reads (%d)", head.Version, nspda.FileVersion)
 	}
-	var env envelope
-	if err := decodeJSON(data, &env, true); err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", path, err)
+	var env envelopeIn
+	if err := nspda.UnmarshalStrict(data, &env, envelopeKeys...); err != nil {
+		return nil, 0, err
 	}
 	spec, err := Lookup(env.Kind)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", path, err)
+		return nil, 0, err
 	}
-	if err := checkSizes(env.Config, len(env.Params), env.Refine); err != nil {
-		return nil, 0, fmt.Errorf("%s: bad model file: %v", path, err)
+	if err := checkSizes(env.Config, env.Params.Len(), env.Refine); err != nil {
+		return nil, 0, fmt.Errorf("bad model file: %v", err)
 	}
-	m, err := spec.Load([]rune(env.Alphabet), env.Config, env.Params)
+	params, err := env.Params.Decode(make([]float64, env.Params.Len()))
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %v", path, err)
+		return nil, 0, fmt.Errorf("not a valid model file: field \"params\": %s", jsonerr.Text(err))
+	}
+	m, err := spec.Load([]rune(env.Alphabet), env.Config, params)
+	if err != nil {
+		return nil, 0, err
 	}
 	return m, max(1, env.Refine), nil
-}
-
-// decodeJSON decodes data into v, refusing unknown fields if strict. A file
-// that ends too soon gives nspda.ErrTruncated, as nspda.Decode does.
-func decodeJSON(data []byte, v any, strict bool) error {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	if strict {
-		dec.DisallowUnknownFields()
-	}
-	if err := dec.Decode(v); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nspda.ErrTruncated
-		}
-		return fmt.Errorf("not a valid model file: %s", jsonerr.Text(err))
-	}
-	return nil
 }
 
 // checkSizes refuses a config whose sizes the parameters in the file cannot

@@ -126,29 +126,33 @@ func Compile(p *grammar.PDA, opt Options) (*Program, error) {
 	if opt.Order == nspda.Third && (opt.HA <= lo || opt.HA >= hi) {
 		return nil, fmt.Errorf("action strength %g is outside the working interval (%.3f, %.3f) for %d symbols", opt.HA, lo, hi, p.L())
 	}
+	if opt.Order != nspda.Second && opt.Order != nspda.Third {
+		return nil, fmt.Errorf("order must be 2 or 3, not %d", opt.Order)
+	}
+	// The shape is checked before the settings (a setting per parameter,
+	// each ten times a parameter's size) and the completion are made.
+	want, err := plan(p, opt)
+	if err != nil {
+		return nil, tooLarge(p, want, err)
+	}
 	dead := -1
 	if opt.Dead {
-		var err error
 		if p, err = complete(p); err != nil {
 			return nil, err
 		}
 		dead = p.M() - 1
 	}
 	c := compiler{p: p, opt: opt, dead: dead, prog: &Program{Name: p.Name, Alphabet: p.Alphabet, Options: opt}}
-	switch opt.Order {
-	case nspda.Third:
+	if opt.Order == nspda.Third {
 		c.third()
-	case nspda.Second:
+	} else {
 		c.second()
-	default:
-		return nil, fmt.Errorf("order must be 2 or 3, not %d", opt.Order)
 	}
 	prog := c.prog
 	prog.Shape = nspda.Shape{Order: opt.Order, L: p.L(), J: len(prog.Neurons), A: c.actions}
-	// The network must be buildable (Model relies on it): a PDA of thousands
-	// of states needs more parameters than an NSPDA may have.
-	if err := prog.Shape.Validate(); err != nil {
-		return nil, fmt.Errorf("%s cannot be programmed: %v", p.Name, err)
+	if prog.Shape != want {
+		// plan must count what the compiler makes: Model relies on a valid shape.
+		return nil, fmt.Errorf("internal error: %s compiled to %+v, planned %+v", p.Name, prog.Shape, want)
 	}
 	return prog, nil
 }

@@ -50,20 +50,29 @@ func (c *compiler) second() {
 	neuron(key{p.Start, -1})
 	acc := key{-1, L}
 	c.actions = L
+	// A state's targets, their rules and their Wheres are made once and
+	// shared by its neurons (up to one per input symbol).
+	byState := map[int][][]target{}
 	for n := 0; n < len(keys); n++ {
 		q := keys[n].q
 		if q < 0 {
 			continue
 		}
+		if byState[q] == nil {
+			byState[q] = make([][]target, L)
+			for l := range L {
+				byState[q][l] = c.targets(q, l)
+			}
+		}
 		for l := 0; l < L; l++ {
-			for _, to := range c.targets(q, l) {
+			for _, to := range byState[q][l] {
 				i := neuron(key{to.q, l})
 				for _, k := range to.tops {
-					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k], From: &Where{q, l, k}})
+					c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: k, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k], From: to.from[k]})
 				}
 				// The input weight serves every top; it is filed under the first.
 				k0 := to.tops[0]
-				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: R + l, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k0], From: &Where{q, l, k0}})
+				c.set(Set{Kind: StateRule, Tensor: nspda.TWs, I: i, J: n, K: R + l, L: -1, Value: H, IntoDead: to.q == c.dead, Rule: to.rules[k0], From: to.from[k0]})
 			}
 		}
 		c.actionsSecond(n, q)
@@ -83,11 +92,12 @@ func (c *compiler) second() {
 }
 
 // target is a next state reached from one state on one input, and the tops
-// under which it is.
+// under which it is, with each top's rule and Where.
 type target struct {
 	q     int
 	tops  []int
 	rules map[int]string
+	from  map[int]*Where
 }
 
 // targets groups the transitions from q on l by next state, in state order.
@@ -101,11 +111,12 @@ func (c *compiler) targets(q, l int) []target {
 		}
 		g := by[t.To]
 		if g == nil {
-			g = &target{q: t.To, rules: map[int]string{}}
+			g = &target{q: t.To, rules: map[int]string{}, from: map[int]*Where{}}
 			by[t.To] = g
 		}
 		g.tops = append(g.tops, k)
 		g.rules[k] = rule(p, q, l, k, t)
+		g.from[k] = &Where{q, l, k}
 	}
 	out := make([]target, 0, len(by))
 	for _, q2 := range sortedKeys(by) {
@@ -118,51 +129,25 @@ func (c *compiler) targets(q, l int) []target {
 // q). When every defined transition on input l has the same operation, one
 // weight on input l of action neuron l does it. When the operation depends on
 // the top, each operation gets a gadget on an action neuron of its own
-// (among this source's), added past the L default neurons if needed.
+// (among this source's), added past the L default neurons if needed
+// (planActions).
 func (c *compiler) actionsSecond(n, q int) {
 	p := c.p
-	L, R := p.L(), p.L()+1
-	used := map[int]bool{}
-	type gadget struct {
-		l    int
-		op   grammar.Op
-		tops []int
-	}
-	var gadgets []gadget
-	for l := 0; l < L; l++ {
-		byOp := map[grammar.Op][]int{}
-		for k := 0; k <= L; k++ {
-			if t, ok := p.Lookup(q, l, k); ok {
-				byOp[t.Op] = append(byOp[t.Op], k)
-			}
-		}
-		if len(byOp) == 1 {
-			for op := range byOp {
-				if op != grammar.Noop {
-					v := inputOnly
-					if op == grammar.Pop {
-						v = -inputOnly
-					}
-					c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: l, J: n, K: R + l, L: -1, Value: v, Rule: fmt.Sprintf("%s on %s: %s", p.States[q], symName(p, l), op)})
-					used[l] = true
-				}
-			}
+	R := p.L() + 1
+	only, gadgets := planActions(p.L(), p.Lookup, q)
+	for l, op := range only {
+		if op == grammar.Noop {
 			continue
 		}
-		for _, op := range []grammar.Op{grammar.Push, grammar.Pop} {
-			if tops := byOp[op]; len(tops) > 0 {
-				gadgets = append(gadgets, gadget{l, op, tops})
-			}
+		v := inputOnly
+		if op == grammar.Pop {
+			v = -inputOnly
 		}
+		c.set(Set{Kind: ActionRule, Tensor: nspda.TWa, I: l, J: n, K: R + l, L: -1, Value: v, Rule: fmt.Sprintf("%s on %s: %s", p.States[q], symName(p, l), op)})
 	}
-	comp := 0
 	for _, g := range gadgets {
-		for used[comp] {
-			comp++
-		}
-		used[comp] = true
-		c.actions = max(c.actions, comp+1)
-		c.gadget(comp, n, q, g.l, g.op, g.tops)
+		c.actions = max(c.actions, g.a+1)
+		c.gadget(g.a, n, q, g.l, g.op, g.tops)
 	}
 }
 

@@ -1,6 +1,8 @@
 package program
 
 import (
+	"math"
+
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model/nspda"
 	"github.com/nspda/nspda/stack"
@@ -94,10 +96,16 @@ func others(n, skip int) []int {
 // noise = popped_max + (R−2)·other_max bounds what the other read neurons
 // carry; it must pass the push threshold (≈0.26) and, negated, the pop
 // threshold (≈−0.18). A neuron that should stay silent sees at most
-// HA·noise, which must stay inside the no-op band.
+// HA·noise, which must stay inside the no-op band. The interval is empty
+// (lo ≥ hi) when no strength works: in particular when the noise reaches
+// the top's value, so that no HA > 0 lifts the neuron that should fire
+// above the silent ones.
 func FeasibleHA(L int) (lo, hi float64) {
 	noise := stack.PoppedRange[1] + float64(L-1)*stack.OtherRange[1]
 	on := stack.TopRange[0] - noise
+	if on <= 0 {
+		return math.Inf(1), 0
+	}
 	lo = max(nspda.PushThreshold, -nspda.PopThreshold) / on
 	hi = min(nspda.PushThreshold, -nspda.PopThreshold) / noise
 	return lo, hi

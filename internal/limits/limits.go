@@ -50,6 +50,9 @@ const (
 	// RunFileBytes bounds the size of a run's config, checkpoint, summary
 	// or plan (a checkpoint holds a model's weights).
 	RunFileBytes = 1 << 30
+	// RecordBytes bounds the size of a run's config, summary and data
+	// record (a configuration, test results, file hashes: kilobytes).
+	RecordBytes = 16 << 20
 )
 
 // Check returns an error naming what and the bound if n is more than max.
@@ -85,10 +88,37 @@ func ReadFile(path, what string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > max {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return ReadAll(f, path, what, max)
+	}
+	if fi.Size() > max {
 		return nil, tooBig(path, what, fi.Size(), max)
 	}
-	return ReadAll(f, path, what, max)
+	// The buffer is the file's size (and one byte to see that it has not
+	// grown), not io.ReadAll's doublings, which allocate twice the file.
+	b := make([]byte, 0, fi.Size()+1)
+	for {
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if len(b) == cap(b) {
+			// The file grew while it was read: read the rest, bounded.
+			rest, err := io.ReadAll(io.LimitReader(f, max-int64(len(b))+1))
+			if err != nil {
+				return nil, err
+			}
+			if b = append(b, rest...); int64(len(b)) > max {
+				return nil, tooBig(path, what, int64(len(b)), max)
+			}
+			return b, nil
+		}
+	}
 }
 
 // ReadAll reads r to its end, refusing more than max bytes.

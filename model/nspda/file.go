@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/internal/jsonbound"
 	"github.com/nspda/nspda/internal/jsonerr"
 	"github.com/nspda/nspda/internal/limits"
 )
@@ -69,16 +70,28 @@ func (m *Model) Encode(w io.Writer) error {
 }
 
 // Decode reads a model file, refusing anything malformed: bad or truncated
-// JSON, another format, a newer version, or tensors of the wrong size.
+// JSON, data after the model, another format, a newer version, or tensors
+// of the wrong size. A reader with a Bytes method (a *bytes.Buffer) is
+// decoded in place; any other is read whole first.
 func Decode(r io.Reader) (*Model, error) {
-	dec := json.NewDecoder(r)
-	dec.DisallowUnknownFields()
-	var f file
-	if err := dec.Decode(&f); err != nil {
-		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, ErrTruncated
-		}
-		return nil, fmt.Errorf("not a valid model file: %s", jsonerr.Text(err))
+	if b, ok := r.(interface{ Bytes() []byte }); ok {
+		return DecodeBytes(b.Bytes())
+	}
+	data, err := limits.ReadAll(r, "input", "model file", limits.ModelBytes)
+	if err != nil {
+		return nil, err
+	}
+	return DecodeBytes(data)
+}
+
+// DecodeBytes is Decode of a model file's bytes. It allocates the model and
+// little else: the tensors are counted in place (jsonbound.Floats), checked
+// against the shape the file declares, and only then decoded, each straight
+// into the model's parameters. data must not change meanwhile.
+func DecodeBytes(data []byte) (*Model, error) {
+	var f fileIn
+	if err := UnmarshalStrict(data, &f, fileKeys...); err != nil {
+		return nil, err
 	}
 	if f.Format != FileFormat {
 		return nil, fmt.Errorf("not an nspda model file (format %q)", f.Format)
@@ -102,31 +115,71 @@ func Decode(r io.Reader) (*Model, error) {
 		return nil, fmt.Errorf("bad model file: %v", err)
 	}
 	m.EvalRefine = f.EvalRefine
-	m.Neurons = f.Neurons
-	dst := [6][]float64{m.Ws, m.Bs, m.Wa, m.Ba, m.Wo, m.Bo}
-	for i, src := range f.tensors() {
-		copy(dst[i], src)
+	if err := f.Neurons.Decode(&m.Neurons); err != nil {
+		return nil, fmt.Errorf("not a valid model file: field \"neurons\": %s", jsonerr.Text(err))
 	}
+	dst := [6][]float64{m.Ws, m.Bs, m.Wa, m.Ba, m.Wo}
+	for i, src := range f.lazy() {
+		if _, err := src.Decode(dst[i]); err != nil {
+			return nil, fmt.Errorf("not a valid model file: field %q: %s", Tensor(i), jsonerr.Text(err))
+		}
+	}
+	m.Bo[0] = f.Bo
 	return m, nil
+}
+
+// UnmarshalStrict decodes the JSON document data into v as json.Unmarshal
+// does (in place, refusing data after the value), refusing a top-level key
+// that is none of known (as json.Decoder's DisallowUnknownFields would;
+// with no known keys, any key is accepted). A
+// document that ends too soon gives ErrTruncated; other errors read "not a
+// valid model file: ...".
+func UnmarshalStrict(data []byte, v any, known ...string) error {
+	err := json.Unmarshal(data, v)
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &se) && se.Error() == "unexpected end of JSON input":
+		return ErrTruncated
+	case err != nil:
+		return fmt.Errorf("not a valid model file: %s", jsonerr.Text(err))
+	}
+	if k := jsonbound.Keys(data, known...); k != "" && len(known) > 0 {
+		return fmt.Errorf("not a valid model file: unknown field %q", k)
+	}
+	return nil
 }
 
 // ErrTruncated is the error for a model file that ends too soon (Decode
 // returns it; the model registry too, for a model file of any kind).
 var ErrTruncated = errors.New("not a complete model file (truncated?)")
 
+// fileIn is file as Decode reads it: the tensors counted, not decoded.
+type fileIn struct {
+	file
+	Neurons jsonbound.Array  `json:"neurons"`
+	Ws      jsonbound.Floats `json:"Ws"`
+	Wa      jsonbound.Floats `json:"Wa"`
+	Bs      jsonbound.Floats `json:"bs"`
+	Ba      jsonbound.Floats `json:"ba"`
+	Wo      jsonbound.Floats `json:"Wo"`
+}
+
+// fileKeys are the keys of a model file.
+var fileKeys = []string{"format", "version", "kind", "order", "alphabet", "J", "A", "eval_refine", "neurons", "layout", "Ws", "bs", "Wa", "ba", "Wo", "bo"}
+
 // shape is the shape the file declares.
-func (f *file) shape() Shape {
+func (f *fileIn) shape() Shape {
 	return Shape{Order: Order(f.Order), L: utf8.RuneCountInString(f.Alphabet), J: f.J, A: f.A}
 }
 
-// tensors returns the file's tensors in storage order, Bo as a 1-vector.
-func (f *file) tensors() [6][]float64 {
-	return [6][]float64{f.Ws, f.Bs, f.Wa, f.Ba, f.Wo, {f.Bo}}
+// lazy returns the file's tensors but bo in storage order.
+func (f *fileIn) lazy() [5]*jsonbound.Floats {
+	return [5]*jsonbound.Floats{&f.Ws, &f.Bs, &f.Wa, &f.Ba, &f.Wo}
 }
 
 // check validates the declared shape and the lengths of the tensors against
 // it without allocating anything of the shape's size.
-func (f *file) check() error {
+func (f *fileIn) check() error {
 	s := f.shape()
 	if err := s.Validate(); err != nil {
 		return err
@@ -137,14 +190,14 @@ func (f *file) check() error {
 	if err := limits.Check("eval_refine", f.EvalRefine, limits.Refine); err != nil {
 		return err
 	}
-	if len(f.Neurons) > 0 && len(f.Neurons) != s.J {
-		return fmt.Errorf("%d neuron names for J = %d", len(f.Neurons), s.J)
+	if f.Neurons.Len() > 0 && f.Neurons.Len() != s.J {
+		return fmt.Errorf("%d neuron names for J = %d", f.Neurons.Len(), s.J)
 	}
 	want := s.sizes()
-	for i, t := range f.tensors() {
-		if len(t) != want[i] {
+	for i, t := range f.lazy() {
+		if t.Len() != want[i] {
 			return fmt.Errorf("%s has %d values, want %d for order %d, L=%d, J=%d, A=%d",
-				Tensor(i), len(t), want[i], s.Order, s.L, s.J, s.A)
+				Tensor(i), t.Len(), want[i], s.Order, s.L, s.J, s.A)
 		}
 	}
 	return nil
@@ -166,7 +219,7 @@ func ReadFile(path string) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err := Decode(bytes.NewReader(data))
+	m, err := DecodeBytes(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
