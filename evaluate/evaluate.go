@@ -26,8 +26,10 @@ func Run(name string, c Classifier, p *grammar.PDA, ex []dataset.Example) (Resul
 	if err != nil {
 		return Result{}, err
 	}
-	for i := range ex {
-		e.accept[i], _ = c.Classify(e.syms(i))
+	var buf []int
+	for i, x := range ex {
+		buf, _ = p.AppendEncode(buf[:0], x.String)
+		e.accept[i], _ = c.Classify(buf)
 	}
 	return e.count(name, ex), nil
 }

@@ -60,13 +60,15 @@ func RunSets(sets []Set, mk func() Classifier, p *grammar.PDA, workers int) ([]R
 	var wg sync.WaitGroup
 	for _, c := range cls {
 		wg.Go(func() {
+			var buf []int // this worker's string, encoded again, reused
 			for {
 				k := int(next.Add(1)) - 1
 				if k >= len(jobs) {
 					return
 				}
 				j := jobs[k]
-				enc[j.set].accept[j.i], _ = c.Classify(enc[j.set].syms(j.i))
+				buf, _ = p.AppendEncode(buf[:0], sets[j.set].Ex[j.i].String)
+				enc[j.set].accept[j.i], _ = c.Classify(buf)
 			}
 		})
 	}
@@ -81,30 +83,31 @@ func RunSets(sets []Set, mk func() Classifier, p *grammar.PDA, workers int) ([]R
 // job is string i of set s, of n symbols.
 type job struct{ set, i, n int }
 
-// encoded is a set's strings as symbol indices, string i at
-// all[off[i]:off[i+1]], and their answers.
+// encoded is what a set's strings come to: their lengths in symbols and
+// their answers. The symbols themselves are encoded again, one string at a
+// time, into a buffer that each worker reuses: holding every string encoded
+// (8 bytes a symbol) took gigabytes for a data file of long strings.
 type encoded struct {
-	all    []int
-	off    []int
+	n      []int
 	accept []bool
 }
 
-// encode encodes ex with alphabet p; a symbol outside it is an error naming
-// the set and the example.
+// encode checks ex against alphabet p; a symbol outside it is an error
+// naming the set and the example.
 func encode(name string, p *grammar.PDA, ex []dataset.Example) (encoded, error) {
-	e := encoded{off: make([]int, 1, len(ex)+1), accept: make([]bool, len(ex))}
+	e := encoded{n: make([]int, len(ex)), accept: make([]bool, len(ex))}
+	var buf []int
 	for i, x := range ex {
 		var err error
-		if e.all, err = p.AppendEncode(e.all, x.String); err != nil {
+		if buf, err = p.AppendEncode(buf[:0], x.String); err != nil {
 			return encoded{}, fmt.Errorf("%s: example %d: %v", name, i+1, err)
 		}
-		e.off = append(e.off, len(e.all))
+		e.n[i] = len(buf)
 	}
 	return e, nil
 }
 
-func (e *encoded) len(i int) int    { return e.off[i+1] - e.off[i] }
-func (e *encoded) syms(i int) []int { return e.all[e.off[i]:e.off[i+1]:e.off[i+1]] }
+func (e *encoded) len(i int) int { return e.n[i] }
 
 // count compares the answers with the labels of ex.
 func (e *encoded) count(name string, ex []dataset.Example) Result {

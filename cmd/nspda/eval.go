@@ -191,8 +191,10 @@ func checkSymbols(path string, alpha *grammar.PDA, ex []dataset.Example) error {
 // first such line: example i of a JSONL file read by dataset.ReadFile is on
 // line i+1 (empty lines are errors there).
 func checkData(path string, lang *grammar.Language, ex []dataset.Example) error {
+	var buf []int
 	for i, e := range ex {
-		if _, err := lang.PDA.Encode(e.String); err != nil {
+		var err error
+		if buf, err = lang.PDA.AppendEncode(buf[:0], e.String); err != nil {
 			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, quoteShort(e.String), err)
 		}
 		in := lang.Recognize(e.String)
