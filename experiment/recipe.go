@@ -1,13 +1,20 @@
 package experiment
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
 )
@@ -472,4 +479,134 @@ func kindName(t reflect.Type) string {
 		return "list"
 	}
 	return "text"
+}
+
+// RecipeFileBytes bounds the size of a recipe file.
+const RecipeFileBytes = 1 << 20
+
+// A recipe file is YAML: the recipe it starts from and the settings it puts
+// over it, by their configuration keys (config.json's, and the model
+// options'), e.g.
+//
+//	base: default
+//	set:
+//	  polish: 0
+//	  edits: 0
+//	  soft_stack: true
+//
+// base may be left out (the default recipe, or data's for data files).
+type recipeDoc struct {
+	Base yaml.Node `yaml:"base"`
+	Set  yaml.Node `yaml:"set"`
+}
+
+// ReadRecipeFile reads the recipe file at path: its base recipe's name and
+// its settings, each named FILE:LINE: KEY for messages. An error names the
+// file, the line and the key or value that is wrong.
+func ReadRecipeFile(path string) (base string, set []Setting, err error) {
+	b, err := limits.ReadFile(path, "recipe file", RecipeFileBytes)
+	if err != nil {
+		return "", nil, err
+	}
+	at := func(line int, format string, args ...any) error {
+		return fmt.Errorf("%s:%d: %s", path, line, fmt.Sprintf(format, args...))
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	var doc recipeDoc
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return "", nil, at(1, "empty recipe file (want a mapping with keys base and set)")
+		}
+		line, msg := recipeYAMLError(err)
+		return "", nil, at(line, "%s", msg)
+	}
+	if err := dec.Decode(new(yaml.Node)); !errors.Is(err, io.EOF) {
+		line, _ := recipeYAMLError(err)
+		return "", nil, at(line, "more than one YAML document (want one mapping with keys base and set)")
+	}
+	if doc.Base.Kind != 0 {
+		if doc.Base.Kind != yaml.ScalarNode || !slices.Contains(Recipes(), doc.Base.Value) {
+			return "", nil, at(doc.Base.Line, "base: want a recipe's name: %s", strings.Join(Recipes(), ", "))
+		}
+		base = doc.Base.Value
+	}
+	set, err = recipeSettings(doc.Set, path, at)
+	return base, set, err
+}
+
+// recipeSettings reads the mapping of a recipe file's set.
+func recipeSettings(n yaml.Node, path string, at func(int, string, ...any) error) ([]Setting, error) {
+	if n.Kind == 0 {
+		return nil, nil
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, at(n.Line, "set: want a mapping of settings (KEY: VALUE)")
+	}
+	var set []Setting
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		key := k.Value
+		switch {
+		case k.Kind != yaml.ScalarNode:
+			return nil, at(k.Line, "set: want a setting's key")
+		case !IsSetting(key) && model.Having(key) == "":
+			return nil, at(k.Line, "unknown setting %q (nspda train --opt help lists them)", key)
+		case slices.ContainsFunc(set, func(s Setting) bool { return s.Key == key }):
+			return nil, at(k.Line, "%s is set twice", key)
+		}
+		var val any
+		if err := v.Decode(&val); err != nil || val == nil {
+			return nil, at(v.Line, "%s: want a value", key)
+		}
+		if list, ok := val.([]any); ok {
+			val = stringList(list)
+		}
+		set = append(set, Setting{Key: key, Value: val, Name: fmt.Sprintf("%s:%d: %s", path, k.Line, key)})
+	}
+	return set, nil
+}
+
+// stringList is list as strings when each is one (test files, tests),
+// else list.
+func stringList(list []any) any {
+	out := make([]string, len(list))
+	for i, v := range list {
+		s, ok := v.(string)
+		if !ok {
+			return list
+		}
+		out[i] = s
+	}
+	return out
+}
+
+var (
+	yamlLineError  = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	yamlUnknownKey = regexp.MustCompile(`^field (\S+) not found in type`)
+)
+
+// recipeYAMLError returns the line and problem of a YAML error of a recipe
+// file. yaml's parser (not its scanner) counts lines from 0.
+func recipeYAMLError(err error) (int, string) {
+	msg := err.Error()
+	var te *yaml.TypeError
+	if errors.As(err, &te) && len(te.Errors) > 0 {
+		msg = te.Errors[0]
+	}
+	m := yamlLineError.FindStringSubmatch(strings.ReplaceAll(msg, "\n", " "))
+	if m == nil {
+		return 1, "malformed YAML: " + strings.TrimPrefix(msg, "yaml: ")
+	}
+	line, _ := strconv.Atoi(m[1])
+	if u := yamlUnknownKey.FindStringSubmatch(m[2]); u != nil {
+		return line, fmt.Sprintf("unknown key %q (want base and set)", u[1])
+	}
+	if te != nil {
+		return line, "want a mapping with keys base and set"
+	}
+	if strings.HasPrefix(m[2], "did not find expected") {
+		line++
+	}
+	return line, "malformed YAML: " + m[2]
 }

@@ -260,19 +260,11 @@ func escapedNames(t *testing.T, dir string) {
 // trainFlagsConfig is the configuration train would run with these flags,
 // or its usage error, without training.
 func trainFlagsConfig(args ...string) (experiment.Config, error) {
-	cmd := newTrain()
+	cmd, tf := trainCommand()
 	if err := cmd.ParseFlags(args); err != nil {
 		return experiment.Config{}, err
 	}
-	recipe, _ := cmd.Flags().GetString("recipe")
-	if cmd.Flags().Changed("data") && !cmd.Flags().Changed("recipe") {
-		recipe = "data"
-	}
-	cfg, pend, err := applyRecipe(cmd, recipe)
-	if err != nil {
-		return cfg, err
-	}
-	return cfg, checkTrainFlags(cmd, &cfg, pend)
+	return tf.config(cmd)
 }
 
 // TestTrainGiveWay: turning one setting off (0 or false) under any recipe

@@ -226,6 +226,7 @@ func (l *legacyOptList) GetSlice() []string {
 	}
 	return out
 }
+
 // legacyBindConfigFlags binds the training flags that set a configuration to
 // cfg's fields, with cfg's values as defaults; the model options (--opt
 // KEY=VALUE and the option flags, legacyOptionFlags) are gathered in pend, to be
@@ -534,9 +535,8 @@ func legacyLearningRecipe(c experiment.Config) experiment.Config {
 	return c
 }
 
-// legacyTrainConfig is the configuration the old train made of args, or its
-// error, without training.
-func legacyTrainConfig(args ...string) (experiment.Config, error) {
+// legacyTrainCommand is the old train's flags, parsed from args.
+func legacyTrainCommand(args ...string) (*cobra.Command, error) {
 	cfg, _ := legacyRecipe("default")
 	pend := new(legacyModelOpts)
 	var out, resume, recipe string
@@ -548,9 +548,17 @@ func legacyTrainConfig(args ...string) (experiment.Config, error) {
 	f.StringVar(&out, "out", "", "")
 	f.StringVar(&resume, "resume", "", "")
 	f.BoolVar(&quiet, "quiet", false, "")
-	if err := cmd.ParseFlags(args); err != nil {
+	return cmd, cmd.ParseFlags(args)
+}
+
+// legacyTrainConfig is the configuration the old train made of args, or its
+// error, without training.
+func legacyTrainConfig(args ...string) (experiment.Config, error) {
+	cmd, err := legacyTrainCommand(args...)
+	if err != nil {
 		return experiment.Config{}, err
 	}
+	recipe, _ := cmd.Flags().GetString("recipe")
 	if cmd.Flags().Changed("data") && !cmd.Flags().Changed("recipe") {
 		recipe = "data"
 	}
