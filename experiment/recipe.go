@@ -214,7 +214,7 @@ func (c *Config) setOption(s Setting) error {
 		if has := model.Having(s.Key); has != "" {
 			return fmt.Errorf("%s applies to the %s models only, not %s", s.Name, has, c.Model)
 		}
-		return fmt.Errorf("%s: no setting and no model's option is %q (nspda train --opt help lists them)", s.Name, s.Key)
+		return fmt.Errorf("%s: no setting or model option has the key %q (--opt help lists them)", s.Name, s.Key)
 	}
 	if err := c.Set(s.Key, s.Value); err != nil {
 		return fmt.Errorf("%s: %v", s.Name, err)
