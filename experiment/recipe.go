@@ -521,9 +521,13 @@ func ReadRecipeFile(path string) (base string, set []Setting, err error) {
 		line, msg := recipeYAMLError(err)
 		return "", nil, at(line, "%s", msg)
 	}
-	if err := dec.Decode(new(yaml.Node)); !errors.Is(err, io.EOF) {
-		line, _ := recipeYAMLError(err)
-		return "", nil, at(line, "more than one YAML document (want one mapping with keys base and set)")
+	var extra yaml.Node
+	switch err := dec.Decode(&extra); {
+	case err == nil:
+		return "", nil, at(extra.Line, "more than one YAML document (want one mapping with keys base and set)")
+	case !errors.Is(err, io.EOF):
+		line, msg := recipeYAMLError(err)
+		return "", nil, at(line, "%s", msg)
 	}
 	if doc.Base.Kind != 0 {
 		if doc.Base.Kind != yaml.ScalarNode || !slices.Contains(Recipes(), doc.Base.Value) {

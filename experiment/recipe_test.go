@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nspda/nspda/model"
@@ -102,4 +105,67 @@ func TestLearningChecksUnchanged(t *testing.T) {
 		t.Fatalf("%d of %d refused: the mutations do not reach both sides", refused, n)
 	}
 	t.Logf("%d configurations, %d refused, %d distinct errors", n, refused, len(seen))
+}
+
+// TestReadRecipeFile: a recipe file makes the configuration its base and
+// settings make given one by one, and a mistake in it is refused naming
+// the file, the line and the key.
+func TestReadRecipeFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := write("r.yaml", "# no polish, no edits\nbase: default\nset:\n  polish: 0\n  edits: 0\n  neutral_patience: 30\n  soft_stack: false\n  tests: [test60, edit60]\n  lr: 0.02\n")
+	base, set, err := ReadRecipeFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if base != "default" || len(set) != 6 || set[0].Name != p+":4: polish" {
+		t.Fatalf("base %q, settings %+v", base, set)
+	}
+	got, err := Build(base, set)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Build("default", []Setting{
+		{Key: "polish", Value: 0}, {Key: "edits", Value: 0}, {Key: "neutral_patience", Value: 30},
+		{Key: "soft_stack", Value: false}, {Key: "tests", Value: []string{"test60", "edit60"}}, {Key: "lr", Value: 0.02},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Key() != want.Key() || got.Polish != 0 || got.Edits != 0 || got.NeutralPatience != 30 || got.LR != 0.02 {
+		t.Fatalf("recipe file made %+v, want %+v", got, want)
+	}
+	for _, tc := range []struct{ text, want string }{
+		{"base: default\nsets:\n  polish: 0\n", `:2: unknown key "sets"`},
+		{"base: default\nset:\n  polish: 0\n  polsh: 1\n", `:4: unknown setting "polsh"`},
+		{"base: defualt\n", ":1: base: want a recipe's name"},
+		{"set:\n  polish: 0\n  polish: 1\n", ":3: polish is set twice"},
+		{"set: [polish]\n", ":1: set: want a mapping"},
+		{"set:\n  polish:\n", ":2: polish: want a value"},
+		{"", ":1: empty recipe file"},
+		{"- 1\n", ":1: want a mapping with keys base and set"},
+		{"base: default\n---\nbase: paper\n", ":2: more than one YAML document"},
+		{"set:\n  polish: [1\n", "malformed YAML"},
+	} {
+		p := write("bad.yaml", tc.text)
+		_, _, err := ReadRecipeFile(p)
+		if err == nil || !strings.HasPrefix(err.Error(), p+":") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q", tc.text, err, p+tc.want)
+		}
+	}
+	// A setting the configuration cannot hold names the file's line.
+	p = write("type.yaml", "set:\n  batch: 2.5\n")
+	_, set, err = ReadRecipeFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build("", set); err == nil || !strings.Contains(err.Error(), p+":2: batch") {
+		t.Errorf("batch 2.5: %v", err)
+	}
 }

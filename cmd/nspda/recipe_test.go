@@ -5,10 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // newArgs are old train arguments (--flag=value) as they are given now:
@@ -117,4 +120,80 @@ func TestTrainConfigsUnchanged(t *testing.T) {
 		t.Fatalf("%d configurations the same, %d refused by both: the pairs do not reach both sides", same, refused)
 	}
 	t.Log(fmt.Sprintf("%d flag combinations: %d configurations the same, %d refused by both", same+refused, same, refused))
+}
+
+// TestTrainRecipeFile: a recipe file's settings make the configuration
+// the same settings make as flags and --opt, so that a run's key does not
+// depend on how it was asked for; config.json records it; a mistake in the
+// file is refused naming the file and line.
+func TestTrainRecipeFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "short.yaml")
+	text := "base: paper\nset:\n  max_epochs: 1\n  positives: 20\n  negatives: 20\n  tests: [test60]\n  hints: 1\n  edits: 0\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := trainFlagsConfig("--recipe", "paper", "--max-epochs", "1", "--opt", "positives=20", "--opt", "negatives=20", "--opt", "tests=test60", "--opt", "hints=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := trainFlagsConfig("--recipe", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Key() != want.Key() {
+		t.Fatalf("recipe file: %+v\nflags: %+v", got, want)
+	}
+	// The command line goes over the file.
+	if c, err := trainFlagsConfig("--recipe", p, "--opt", "hints=2", "--seed", "3"); err != nil || c.Seed != 3 || c.Option("hints") != 2.0 {
+		t.Fatalf("flags over the file: %v, seed %d, hints %v", err, c.Seed, c.Option("hints"))
+	}
+	run := filepath.Join(dir, "run")
+	if _, errs, code := cli(t, "train", "--quiet", "--recipe", p, "--out", run); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	stored, err := experiment.ReadConfig(run)
+	if err != nil || stored.Key() != want.Key() {
+		t.Fatalf("config.json %+v (%v), want %+v", stored, err, want)
+	}
+	bad := filepath.Join(dir, "bad.yaml")
+	if err := os.WriteFile(bad, []byte("base: paper\nset:\n  max_epoch: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, errs, code := cli(t, "train", "--recipe", bad, "--out", run+"2"); code != 1 || !strings.Contains(errs, bad+`:3: unknown setting "max_epoch"`) || strings.Count(errs, "\n") != 1 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestTrainHelp: train's help lists at most 35 flags, under the headings
+// of their groups, and --opt help lists every setting's key.
+func TestTrainHelp(t *testing.T) {
+	n := 0
+	newTrain().Flags().VisitAll(func(*pflag.Flag) { n++ })
+	out, _, code := cli(t, "train", "--help")
+	if n > 35 || code != 0 {
+		t.Fatalf("%d flags, exit %d", n, code)
+	}
+	last := -1
+	for _, h := range []string{"Model flags:", "Data flags:", "Recipe flags:", "Optimizer flags:", "Run flags:"} {
+		i := strings.Index(out, "\n"+h+"\n")
+		if i <= last {
+			t.Fatalf("help lacks %q in its place:\n%s", h, out)
+		}
+		last = i
+	}
+	out, errs, code := cli(t, "train", "--opt", "help")
+	if code != 0 {
+		t.Fatalf("--opt help: exit %d, %s", code, errs)
+	}
+	for _, k := range append(experiment.SettingKeys(), "nspda models") {
+		if !strings.Contains(out, k) {
+			t.Errorf("--opt help lacks %q", k)
+		}
+	}
+	for _, k := range experiment.SettingKeys() {
+		if !strings.Contains(out, "  "+k+" ") {
+			t.Errorf("--opt help lists %q without its value and help", k)
+		}
+	}
 }
