@@ -295,8 +295,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("refine must be at least 1")
 	case c.EvalRefine < 0:
 		return fmt.Errorf("eval-refine must be at least 1 (or 0 for K)")
-	case c.LR <= 0 || c.Clip <= 0:
-		return fmt.Errorf("learning rate and clip must be positive")
+	case !(c.LR > 0):
+		return fmt.Errorf("lr, the learning rate, must be positive")
+	case !(c.Clip > 0):
+		return fmt.Errorf("clip must be positive")
 	case c.MaxEpochs < 1:
 		return fmt.Errorf("max-epochs must be at least 1")
 	case c.Window < 1:

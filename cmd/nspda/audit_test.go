@@ -267,41 +267,53 @@ func trainFlagsConfig(args ...string) (experiment.Config, error) {
 	return tf.config(cmd)
 }
 
-// TestTrainGiveWay: turning one setting off (0 or false) under any recipe
-// either trains or is refused with a message about that flag alone, never
-// about a setting of the recipe the user did not give (--patience 0 used to
-// complain that "restarts need patience", --neutral-weight 0 that
-// "--neutral-patience needs --neutral-weight").
+// TestTrainGiveWay: turning one setting off (0 or false; a flag, or --opt
+// for a setting without one) under any recipe either trains or is refused
+// with a message about that setting alone, never about a setting of the
+// recipe the user did not give (--patience 0 used to complain that
+// "restarts need patience", --neutral-weight 0 that "--neutral-patience
+// needs --neutral-weight").
 func TestTrainGiveWay(t *testing.T) {
-	var names []string
-	newTrain().Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	type off struct{ name, arg string }
+	var offs []off
+	names := experiment.SettingKeys()
+	newTrain().Flags().VisitAll(func(f *pflag.Flag) {
+		names = append(names, f.Name)
+		switch f.Value.Type() {
+		case "int", "float64", "uint64":
+			offs = append(offs, off{f.Name, "--" + f.Name + "=0"})
+		case "bool":
+			offs = append(offs, off{f.Name, "--" + f.Name + "=false"})
+		}
+	})
+	def, _ := experiment.Recipe("default")
+	for _, k := range experiment.SettingKeys() {
+		switch v, _ := def.Get(k); v.(type) {
+		case int, float64, uint64:
+			offs = append(offs, off{k, "--opt=" + k + "=0"})
+		case bool:
+			offs = append(offs, off{k, "--opt=" + k + "=false"})
+		}
+	}
 	words := func(s string) string {
 		return " " + regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(s), " ") + " "
 	}
 	for _, recipe := range []string{"default", "paper", "action", "data"} {
-		newTrain().Flags().VisitAll(func(f *pflag.Flag) {
-			off := "0"
-			switch f.Value.Type() {
-			case "int", "float64", "uint64", "value":
-			case "bool":
-				off = "false"
-			default:
-				return
-			}
-			args := []string{"--recipe", recipe, "--" + f.Name + "=" + off}
+		for _, o := range offs {
+			args := []string{"--recipe", recipe, o.arg}
 			if recipe == "data" {
 				args = append(args, "--data", "x.jsonl")
 			}
 			_, err := trainFlagsConfig(args...)
 			if err == nil {
-				return
+				continue
 			}
 			msg := words(err.Error())
 			for _, other := range names {
-				if other != f.Name && !displayFlags[other] && other != "out" && strings.Contains(msg, words(other)) {
-					t.Errorf("%v: %q names --%s, which was not given", args, err, other)
+				if words(other) != words(o.name) && !displayFlags[other] && other != "out" && strings.Contains(msg, words(other)) {
+					t.Errorf("%v: %q names %s, which was not given", args, err, other)
 				}
 			}
-		})
+		}
 	}
 }
