@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"unicode"
 
@@ -241,9 +242,23 @@ func trainConfig(cmd *cobra.Command, recipe string, set []experiment.Setting) (e
 	}
 	cfg, err := experiment.Build(name, set)
 	if err != nil {
-		return cfg, usageError{err}
+		return cfg, usageError{errors.New(asKeys(cmd.Flags(), err.Error()))}
 	}
 	return cfg, nil
+}
+
+var flagName = regexp.MustCompile(`--([a-z][a-z0-9-]*)`)
+
+// asKeys spells each --flag of msg that train does not have, a setting's
+// older name, as the setting's key, as --opt and recipe files give it.
+func asKeys(f *pflag.FlagSet, msg string) string {
+	return flagName.ReplaceAllStringFunc(msg, func(m string) string {
+		name := strings.TrimPrefix(m, "--")
+		if key := strings.ReplaceAll(name, "-", "_"); f.Lookup(name) == nil && experiment.IsSetting(key) {
+			return key
+		}
+		return m
+	})
 }
 
 // displayFlags are the flags of train that change only what it prints; any

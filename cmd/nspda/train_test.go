@@ -38,14 +38,14 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		{[]string{"--opt", "no_read_grad=true", "--max-epochs", "0"}, "max-epochs"},
 		// The default's neutral-symbol starts and two-sided derivative
 		// give way to what replaces them, unless given as flags.
-		{[]string{"--opt", "neutral_weight=1", "--restarts", "0"}, "neutral-weight"},
+		{[]string{"--opt", "neutral_weight=1", "--restarts", "0"}, "neutral_weight"},
 		{[]string{"--opt", "two_sided=true", "--opt", "soft_stack=true"}, "two-sided"},
-		{[]string{"--opt", "neutral_two_sided=true", "--opt", "soft_stack=true"}, "neutral-two-sided"},
-		{[]string{"--opt", "neutral_two_sided=true", "--restarts", "0"}, "neutral-two-sided"},
+		{[]string{"--opt", "neutral_two_sided=true", "--opt", "soft_stack=true"}, "neutral_two_sided"},
+		{[]string{"--opt", "neutral_two_sided=true", "--restarts", "0"}, "neutral_two_sided"},
 		// So does its polish, with --patience 0.
 		{[]string{"--polish", "5", "--patience", "0", "--restarts", "0", "--probes", "0"}, "--polish"},
 		{[]string{"--polish", "-1"}, "--polish"},
-		{[]string{"--opt", "final_starts=3", "--patience", "0", "--restarts", "0", "--probes", "0", "--polish", "0"}, "--final-starts"},
+		{[]string{"--opt", "final_starts=3", "--patience", "0", "--restarts", "0", "--probes", "0", "--polish", "0"}, "final_starts"},
 	} {
 		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
 		_, errs, code := cli(t, args...)
