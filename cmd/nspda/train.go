@@ -44,8 +44,6 @@ func (tf *trainFlags) config(cmd *cobra.Command) (experiment.Config, error) {
 func trainCommand() (*cobra.Command, *trainFlags) {
 	tf := &trainFlags{}
 	tf.cfg, _ = experiment.Recipe("default")
-	cfg, opts := &tf.cfg, &tf.opts
-	out, resume, quiet := &tf.out, &tf.resume, &tf.quiet
 	cmd := &cobra.Command{
 		Use:   "train [--grammar G] [--order 2|3] [--recipe NAME|FILE.yaml] [--opt KEY=VALUE] [--out DIR]",
 		Short: "Train a model and evaluate it on the test sets",
@@ -72,7 +70,7 @@ restarts, probes, polish and final starts with it).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
-			if opts.help {
+			if tf.opts.help {
 				return listSettings(w)
 			}
 			var cfg experiment.Config
@@ -112,13 +110,13 @@ restarts, probes, polish and final starts with it).`,
 		},
 	}
 	f := cmd.Flags()
-	bindConfigFlags(f, cfg)
-	f.IntVar(&tf.order, "order", optionInt(*cfg, "order"), "tensor order of nspda, 2 (M1) or 3 (M2), and of the nnpda controller (the model option order)")
-	f.Var(opts, "opt", "a setting or model option KEY=VALUE over the recipe's, by its config.json key (repeat); 'nspda train --opt help' lists the settings, 'nspda models' each model's options")
+	bindConfigFlags(f, &tf.cfg)
+	f.IntVar(&tf.order, "order", optionInt(tf.cfg, "order"), "tensor order of nspda, 2 (M1) or 3 (M2), and of the nnpda controller (the model option order)")
+	f.Var(&tf.opts, "opt", "a setting or model option KEY=VALUE over the recipe's, by its config.json key (repeat); 'nspda train --opt help' lists the settings, 'nspda models' each model's options")
 	f.StringVar(&tf.recipe, "recipe", "default", "settings to start from: default (the measured best, docs/training.md), paper (the paper's protocol), data (no automaton: the copied label and the language-model head; the recipe of --data), action (the default's targets and the PDA's stack operations as targets of the action neurons), or a recipe file FILE.yaml (base: NAME, set: {KEY: VALUE, ...}; docs/design.md, \"Recipe files\"); other flags override them")
-	f.StringVar(out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
-	f.StringVar(resume, "resume", "", "continue the killed run in this directory")
-	f.BoolVar(quiet, "quiet", false, "no per-epoch output")
+	f.StringVar(&tf.out, "out", "", "run directory (default runs/MODEL-GRAMMAR-HASH)")
+	f.StringVar(&tf.resume, "resume", "", "continue the killed run in this directory")
+	f.BoolVar(&tf.quiet, "quiet", false, "no per-epoch output")
 	group(f, "model", "model", "order", "hidden", "size", "opt")
 	group(f, "data", "grammar", "data", "valid", "select", "test", "hold-out", "data-seed")
 	group(f, "recipe", "recipe", "curriculum", "loss", "patience", "restarts", "probes", "polish", "noise", "refine", "keep-best")
