@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,8 +69,9 @@ func oldValues() []string {
 // 2 (false or true, or a word), under each recipe, makes through the flags
 // train has now and --opt the configuration it made through the old flags
 // (legacy_test.go): the same config.json, the same key, or an error where
-// there was one. Every 9th pair (with -short every 19th; all of them with
-// NSPDA_ALL_PAIRS=1, about 40 s).
+// there was one; so do random sets of three to six flags. Every 9th pair
+// and set (with -short every 19th; all of them with NSPDA_ALL_PAIRS=1,
+// about 40 s).
 func TestTrainConfigsUnchanged(t *testing.T) {
 	vals := oldValues()
 	step := 9
@@ -114,6 +116,31 @@ func TestTrainConfigsUnchanged(t *testing.T) {
 					same++
 				}
 			}
+		}
+	}
+	// And random sets of three to six flags.
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 3000 / step {
+		old := []string{"--recipe=" + []string{"default", "paper", "action", "data"}[rng.IntN(4)]}
+		seen := map[string]bool{}
+		for range 3 + rng.IntN(4) {
+			v := vals[rng.IntN(len(vals))]
+			if f, _, _ := strings.Cut(v, "="); !seen[f] {
+				seen[f] = true
+				old = append(old, v)
+			}
+		}
+		want, werr := legacyTrainConfig(old...)
+		got, gerr := trainFlagsConfig(newArgs(old)...)
+		switch {
+		case (werr == nil) != (gerr == nil):
+			t.Errorf("%v: error %v, was %v", newArgs(old), gerr, werr)
+		case werr != nil:
+			refused++
+		case got.Key() != want.Key():
+			t.Errorf("%v: key %s, was %s", newArgs(old), got.Key(), want.Key())
+		default:
+			same++
 		}
 	}
 	if same == 0 || refused == 0 {

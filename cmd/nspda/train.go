@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -236,6 +237,9 @@ func trainConfig(cmd *cobra.Command, recipe string, set []experiment.Setting) (e
 		}
 		name, set = base, append(fileSet, set...)
 	case cmd.Flags().Changed("recipe"):
+		if !slices.Contains(experiment.Recipes(), recipe) {
+			return experiment.Config{}, usagef("--recipe %q: want %s, or a recipe file FILE.yaml", recipe, strings.Join(experiment.Recipes(), ", "))
+		}
 		name = recipe
 	}
 	cfg, err := experiment.Build(name, set)
