@@ -60,7 +60,7 @@ var auditCases = []auditCase{
 	{name: "unsigned flag", args: []string{"train", "--seed", "-1"}, code: 2, stderr: []string{"--seed: not a whole number"}},
 	{name: "integer flag out of range", args: []string{"train", "--seed", "1e99"}, code: 2, stderr: []string{"--seed"}},
 	{name: "option flag", args: []string{"train", "--order", "x"}, code: 2, stderr: []string{"--order: not an integer"}},
-	{name: "hints flag", args: []string{"train", "--hints", "3"}, code: 2, stderr: []string{"--hints: want none, 1 or 2"}},
+	{name: "hints option", args: []string{"train", "--opt", "hints=3"}, code: 2, stderr: []string{"hints must be none, 1 or 2"}},
 	{name: "bool flag", args: []string{"classify", "--trace=maybe", "ab"}, code: 2, stderr: []string{"--trace: not true or false"}},
 	{name: "another command's integer flag", args: []string{"eval", "--workers", "1.5"}, code: 2, stderr: []string{"--workers: not an integer"}},
 	{name: "slice flag", args: []string{"train", "--test", `"a`}, code: 2, stderr: []string{"--test"}},
@@ -72,8 +72,8 @@ var auditCases = []auditCase{
 		code: 0, stdout: []string{"after epoch 3 of 5: the wide size's epoch 2, after the paper size's 1"}, not: []string{"of 1,"}},
 	{name: "--max-epochs counts to the run's most", args: []string{"train", "--grammar", "anbn", "--max-epochs", "1", "--out", "$DIR/r"}, long: true,
 		code: 0, stdout: []string{"epoch   1/5 ", "epoch   4/5 "}, not: []string{"/2 ", "epoch   5/"}},
-	{name: "--max-epochs help", args: []string{"train", "--help"}, code: 0, stdout: []string{"final starts (--final-starts) at most this many"}},
-	{name: "--neutral-weight 0", args: []string{"train", "--neutral-weight", "0", "--max-epochs", "1", "--quiet", "--out", "$DIR/r"}, code: 0, long: true},
+	{name: "--max-epochs help", args: []string{"train", "--help"}, code: 0, stdout: []string{"the final starts at most this many"}},
+	{name: "--neutral-weight 0", args: []string{"train", "--opt", "neutral_weight=0", "--max-epochs", "1", "--quiet", "--out", "$DIR/r"}, code: 0, long: true},
 	{name: "--patience 0", args: []string{"train", "--patience", "0", "--max-epochs", "1", "--quiet", "--out", "$DIR/r"}, code: 0},
 	{name: "--patience 0 with --restarts", args: []string{"train", "--patience", "0", "--restarts", "3", "--out", "$DIR/r"},
 		code: 2, stderr: []string{"restarts need patience"}, absent: []string{"$DIR/r"}},
@@ -260,56 +260,60 @@ func escapedNames(t *testing.T, dir string) {
 // trainFlagsConfig is the configuration train would run with these flags,
 // or its usage error, without training.
 func trainFlagsConfig(args ...string) (experiment.Config, error) {
-	cmd := newTrain()
+	cmd, tf := trainCommand()
 	if err := cmd.ParseFlags(args); err != nil {
 		return experiment.Config{}, err
 	}
-	recipe, _ := cmd.Flags().GetString("recipe")
-	if cmd.Flags().Changed("data") && !cmd.Flags().Changed("recipe") {
-		recipe = "data"
-	}
-	cfg, pend, err := applyRecipe(cmd, recipe)
-	if err != nil {
-		return cfg, err
-	}
-	return cfg, checkTrainFlags(cmd, &cfg, pend)
+	return tf.config(cmd)
 }
 
-// TestTrainGiveWay: turning one setting off (0 or false) under any recipe
-// either trains or is refused with a message about that flag alone, never
-// about a setting of the recipe the user did not give (--patience 0 used to
-// complain that "restarts need patience", --neutral-weight 0 that
-// "--neutral-patience needs --neutral-weight").
+// TestTrainGiveWay: turning one setting off (0 or false; a flag, or --opt
+// for a setting without one) under any recipe either trains or is refused
+// with a message about that setting alone, never about a setting of the
+// recipe the user did not give (--patience 0 used to complain that
+// "restarts need patience", --neutral-weight 0 that "--neutral-patience
+// needs --neutral-weight").
 func TestTrainGiveWay(t *testing.T) {
-	var names []string
-	newTrain().Flags().VisitAll(func(f *pflag.Flag) { names = append(names, f.Name) })
+	type off struct{ name, arg string }
+	var offs []off
+	names := experiment.SettingKeys()
+	newTrain().Flags().VisitAll(func(f *pflag.Flag) {
+		names = append(names, f.Name)
+		switch f.Value.Type() {
+		case "int", "float64", "uint64":
+			offs = append(offs, off{f.Name, "--" + f.Name + "=0"})
+		case "bool":
+			offs = append(offs, off{f.Name, "--" + f.Name + "=false"})
+		}
+	})
+	def, _ := experiment.Recipe("default")
+	for _, k := range experiment.SettingKeys() {
+		switch v, _ := def.Get(k); v.(type) {
+		case int, float64, uint64:
+			offs = append(offs, off{k, "--opt=" + k + "=0"})
+		case bool:
+			offs = append(offs, off{k, "--opt=" + k + "=false"})
+		}
+	}
 	words := func(s string) string {
 		return " " + regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(s), " ") + " "
 	}
 	for _, recipe := range []string{"default", "paper", "action", "data"} {
-		newTrain().Flags().VisitAll(func(f *pflag.Flag) {
-			off := "0"
-			switch f.Value.Type() {
-			case "int", "float64", "uint64", "value":
-			case "bool":
-				off = "false"
-			default:
-				return
-			}
-			args := []string{"--recipe", recipe, "--" + f.Name + "=" + off}
+		for _, o := range offs {
+			args := []string{"--recipe", recipe, o.arg}
 			if recipe == "data" {
 				args = append(args, "--data", "x.jsonl")
 			}
 			_, err := trainFlagsConfig(args...)
 			if err == nil {
-				return
+				continue
 			}
 			msg := words(err.Error())
 			for _, other := range names {
-				if other != f.Name && !displayFlags[other] && other != "out" && strings.Contains(msg, words(other)) {
-					t.Errorf("%v: %q names --%s, which was not given", args, err, other)
+				if words(other) != words(o.name) && !displayFlags[other] && other != "out" && strings.Contains(msg, words(other)) {
+					t.Errorf("%v: %q names %s, which was not given", args, err, other)
 				}
 			}
-		})
+		}
 	}
 }

@@ -46,12 +46,12 @@ func TestProgramTooLarge(t *testing.T) {
 // the limits are usage errors (exit 2) that write nothing.
 func TestTrainBoundsExit2(t *testing.T) {
 	for _, args := range [][]string{
-		{"--lr", "NaN"}, {"--lr", "Inf"}, {"--lr", "-Inf"}, {"--hint-strength", "NaN"},
-		{"--model", "nnpda", "--noise", "NaN"}, {"--noise-scale", "NaN"}, {"--stage-noise", "NaN"},
-		{"--noise-scale", "-1"}, {"--noise-scale", "1e300"}, {"--init-scale", "1e300"}, {"--init-scale", "-1"}, {"--init-scale", "NaN"},
-		{"--refine", "1000000000"}, {"--eval-refine", "1000000000"},
-		{"--model", "stack-rnn", "--stacks", "4097", "--hidden", "1"}, {"--model", "stack-rnn", "--stacks", "100000"},
-		{"--model", "stack-rnn", "--stacks", "65"},
+		{"--lr", "NaN"}, {"--lr", "Inf"}, {"--lr", "-Inf"}, {"--opt", "hint_h=NaN"},
+		{"--model", "nnpda", "--noise", "NaN"}, {"--opt", "noise_scale=NaN"}, {"--opt", "stage_noise=NaN"},
+		{"--opt", "noise_scale=-1"}, {"--opt", "noise_scale=1e300"}, {"--opt", "init_scale=1e300"}, {"--opt", "init_scale=-1"}, {"--opt", "init_scale=NaN"},
+		{"--refine", "1000000000"}, {"--opt", "eval_refine=1000000000"},
+		{"--model", "stack-rnn", "--opt", "stacks=4097", "--hidden", "1"}, {"--model", "stack-rnn", "--opt", "stacks=100000"},
+		{"--model", "stack-rnn", "--opt", "stacks=65"},
 		{"--model", "elman", "--hidden", "4097"}, {"--hidden", "-3"}, {"--model", "elman", "--hidden", "-3"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")

@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/grammar"
@@ -78,4 +82,47 @@ func quoteSymbols(rs []rune) string {
 // used only to encode strings when no grammar is given.
 func modelAlphabet(m *loaded) (*grammar.PDA, error) {
 	return grammar.New(grammar.PDA{Name: "model", Alphabet: m.Alphabet(), States: []string{"q"}, Accept: []bool{false}})
+}
+
+// flagGroup is the annotation of a flag that names its heading in its
+// command's help (groupedUsage).
+const flagGroup = "group"
+
+// group puts the named flags of f under the heading group.
+func group(f *pflag.FlagSet, group string, names ...string) {
+	for _, n := range names {
+		if err := f.SetAnnotation(n, flagGroup, []string{group}); err != nil {
+			panic(err) // a flag of the command's own definition
+		}
+	}
+}
+
+// groupedUsage makes cmd's usage list its flags under their groups'
+// headings, in the order given, then the flags of no group and the global
+// ones.
+func groupedUsage(cmd *cobra.Command, groups ...string) {
+	cmd.SetUsageFunc(func(c *cobra.Command) error {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Usage:\n  %s\n", c.UseLine())
+		for _, g := range append(groups, "") {
+			fs := pflag.NewFlagSet(g, pflag.ContinueOnError)
+			c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+				if in := f.Annotations[flagGroup]; in == nil && g == "" || len(in) == 1 && in[0] == g {
+					fs.AddFlag(f)
+				}
+			})
+			if fs.HasFlags() {
+				heading := "Other flags"
+				if g != "" {
+					heading = strings.ToUpper(g[:1]) + g[1:] + " flags"
+				}
+				fmt.Fprintf(&b, "\n%s:\n%s", heading, fs.FlagUsages())
+			}
+		}
+		if c.HasAvailableInheritedFlags() {
+			fmt.Fprintf(&b, "\nGlobal Flags:\n%s", c.InheritedFlags().FlagUsages())
+		}
+		_, err := io.WriteString(c.OutOrStderr(), b.String())
+		return err
+	})
 }

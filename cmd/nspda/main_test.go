@@ -27,7 +27,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"program", "--grammar", "anbn", "--order", "4", "--out", "x.json"},
 		{"classify", "--model", "m.json"}, // no strings
 		{"generate", "--grammar", "anbn", "--split", "test7", "--out", "x"},
-		{"train", "--hints", "3"},
+		{"train", "--opt", "hints=3"},
 		{"eval", "--model", "m.json", "--grammar", "anbn", "--sets", "test60,test7"},
 		{"eval", "--model", "m.json", "--grammar", "anbn", "--workers", "0"},
 		{"generate", "--grammar", "anbn", "--min-len", "0", "--out", "x"},

@@ -4,169 +4,28 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"io"
 	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/pflag"
 
 	"github.com/nspda/nspda/experiment"
-	"github.com/nspda/nspda/model"
-	"github.com/nspda/nspda/model/nspda"
-	"github.com/nspda/nspda/nn"
 )
 
-// A model's own options are set with --opt KEY=VALUE (KEY a JSON key of the
-// model's options, as 'nspda models' lists them); an option needs no flag of
-// its own. The flags below are the older spellings of some, kept as
-// aliases: each sets one option key.
-
-// optionFlag is a flag that sets the model option key; parse reads its
-// text (nil: a bool flag).
-type optionFlag struct {
-	flag, key, usage string
-	parse            func(string) (any, error)
-}
-
-func parseInt(s string) (any, error)   { return strconv.Atoi(s) }
-func parseFloat(s string) (any, error) { return strconv.ParseFloat(s, 64) }
-
-// parseHints reads --hints: none, 1 or 2.
-func parseHints(s string) (any, error) {
-	switch s {
-	case "none", "0":
-		return 0, nil
-	case "1", "2":
-		return int(s[0] - '0'), nil
-	}
-	return nil, errors.New("want none, 1 or 2")
-}
-
-var optionFlags = []optionFlag{
-	{"order", "order", "tensor order of nspda, 2 (M1) or 3 (M2), and of the nnpda controller", parseInt},
-	{"stacks", "stacks", "stacks (stack-rnn) or lists (list-rnn)", parseInt},
-	{"rounding", "rounding", "stack-rnn, list-rnn: hard actions at evaluation", nil},
-	{"hints", "hints", "nspda hints: none, 1 or 2", parseHints},
-	{"hint-strength", "hint_h", "strength H of the programmed hint weights", parseFloat},
-	{"dead-hint", "dead_hint", "nnpda: the dead-state hint of Das, Giles and Sun (stop illegal strings where they die; train the dead neuron on)", nil},
-	{"no-read-grad", "no_read_grad", "nspda ablation: no gradient from the read neurons to the action neurons (∂p/∂v* = 0; docs/design.md section 5)", nil},
-	{"two-sided", "two_sided", "nspda: the read's derivative by the decisive action neuron from both sides, e(x) − r_below, whatever the action (the default recipe's; docs/design.md section 8)", nil},
-	{"soft-stack", "soft_stack", "nspda: train through a superposition stack (push/pop/no-op mixed by the action neurons, sharpness annealed); evaluation stays digital (docs/design.md section 8b)", nil},
-	{"soft-beta0", "soft_beta0", "with --soft-stack: initial sharpness β0 (0: 1)", parseFloat},
-	{"soft-growth", "soft_growth", fmt.Sprintf("with --soft-stack: factor on β per epoch of each start (0: %g)", nspda.DefaultSoftGrowth), parseFloat},
-	{"actions", "actions", "nspda: action neurons (0: one per symbol, the paper's)", parseInt},
-	{"soft-alternate", "soft_alternate", "with --soft-stack and --restarts: even starts train on the digital stack, odd ones on the superposition stack (selection chooses)", nil},
-	{"soft-straight", "soft_straight", "with --soft-stack: the stack moves by the digital operation and the gradient goes through the superposition stack at β (straight-through)", nil},
-}
-
-// show is the flag's text of an option's value (as Config.Option gives
-// it; nil: the option's zero value).
-func (o optionFlag) show(v any) string {
-	switch {
-	case o.key == "hints" && (v == nil || v == 0.0):
-		return "none"
-	case v == nil && o.parse == nil:
-		return "false"
-	case v == nil:
-		return "0"
-	}
-	return fmt.Sprint(v)
-}
-
-// modelOpts are the model options the flags gave, in order.
-type modelOpts struct{ list []givenOpt }
-
-type givenOpt struct {
-	flag, key string
-	value     any
-}
-
-// apply sets the options on cfg (whose model is final). An option the model
-// does not have is a usage error, unless given at its zero value (--hints
-// none for the lstm asks for nothing).
-func (p *modelOpts) apply(cfg *experiment.Config) error {
-	for _, g := range p.list {
-		if !nn.HasOption(model.Options(cfg.Model), g.key) {
-			if isZero(g.value) {
-				continue
-			}
-			if has := model.Having(g.key); has != "" {
-				return usagef("%s applies to the %s models only, not %s", g.flag, has, cfg.Model)
-			}
-			return usagef("%s: no model has the option %q", g.flag, g.key)
-		}
-		if err := cfg.Set(g.key, g.value); err != nil {
-			return usagef("%s: %v", g.flag, err)
-		}
-	}
-	return nil
-}
-
-// gives reports whether a flag gave the option key.
-func (p *modelOpts) gives(key string) bool {
-	for _, g := range p.list {
-		if g.key == key {
-			return true
-		}
-	}
-	return false
-}
-
-func isZero(v any) bool {
-	switch v := v.(type) {
-	case int:
-		return v == 0
-	case float64:
-		return v == 0
-	case bool:
-		return !v
-	case string:
-		return v == ""
-	}
-	return v == nil
-}
-
-// optFlag is the pflag.Value of an optionFlag.
-type optFlag struct {
-	o    optionFlag
-	pend *modelOpts
-	text string
-}
-
-func (v *optFlag) String() string { return v.text }
-
-func (v *optFlag) Type() string {
-	if v.o.parse == nil {
-		return "bool"
-	}
-	return "value"
-}
-
-func (v *optFlag) Set(s string) error {
-	var val any
-	var err error
-	if v.o.parse == nil {
-		val, err = strconv.ParseBool(s)
-	} else {
-		val, err = v.o.parse(s)
-	}
-	if err != nil {
-		return err
-	}
-	v.text = s
-	v.pend.list = append(v.pend.list, givenOpt{"--" + v.o.flag, v.o.key, val})
-	return nil
-}
+// --opt KEY=VALUE sets any setting of a configuration (KEY a key of
+// config.json) or a model option (a JSON key of the model's options, as
+// 'nspda models' lists them): a setting needs no flag of its own. The
+// settings without a flag are those that mean something only beside
+// another, and the phases' patiences and weights; settingHelp says what
+// each does.
 
 // optList is the pflag.Value of --opt KEY=VALUE (repeated): VALUE is read as
-// JSON (2, true, 1.5, "x") or else as a string.
-type optList struct{ pend *modelOpts }
-
-func (l *optList) given() []givenOpt {
-	var out []givenOpt
-	for _, g := range l.pend.list {
-		if strings.HasPrefix(g.flag, "--opt ") {
-			out = append(out, g)
-		}
-	}
-	return out
+// JSON (2, true, 1.5, "x") or else as a string. --opt help asks for the
+// list of settings.
+type optList struct {
+	list []experiment.Setting
+	help bool
 }
 
 func (l *optList) String() string { return "[" + strings.Join(l.GetSlice(), ",") + "]" }
@@ -176,26 +35,24 @@ func (l *optList) Type() string { return "key=value" }
 func (l *optList) Set(s string) error { return l.Append(s) }
 
 func (l *optList) Append(s string) error {
+	if s == "help" {
+		l.help = true
+		return nil
+	}
 	key, text, ok := strings.Cut(s, "=")
 	if !ok || key == "" {
-		return errors.New("want KEY=VALUE")
+		return errors.New("want KEY=VALUE (--opt help lists the keys)")
 	}
 	var val any
 	if err := json.Unmarshal([]byte(text), &val); err != nil {
 		val = text
 	}
-	l.pend.list = append(l.pend.list, givenOpt{"--opt " + key, key, val})
+	l.list = append(l.list, experiment.Setting{Key: key, Value: val, Name: "--opt " + key})
 	return nil
 }
 
 func (l *optList) Replace(ss []string) error {
-	kept := l.pend.list[:0]
-	for _, g := range l.pend.list {
-		if !strings.HasPrefix(g.flag, "--opt ") {
-			kept = append(kept, g)
-		}
-	}
-	l.pend.list = kept
+	l.list = nil
 	for _, s := range ss {
 		if err := l.Append(s); err != nil {
 			return err
@@ -206,12 +63,81 @@ func (l *optList) Replace(ss []string) error {
 
 func (l *optList) GetSlice() []string {
 	var out []string
-	for _, g := range l.given() {
-		b, _ := json.Marshal(g.value)
-		if s, ok := g.value.(string); ok && !json.Valid([]byte(s)) {
+	for _, g := range l.list {
+		b, _ := json.Marshal(g.Value)
+		if s, ok := g.Value.(string); ok && !json.Valid([]byte(s)) {
 			b = []byte(s) // read back as a string (Append)
 		}
-		out = append(out, strings.TrimPrefix(g.flag, "--opt ")+"="+string(b))
+		out = append(out, g.Key+"="+string(b))
 	}
 	return out
+}
+
+// settingHelp says what each setting without a flag of train does (the
+// flags' help says what theirs do).
+var settingHelp = map[string]string{
+	"window":               "tbptt window, in symbols",
+	"noise_scale":          "scale β of the noise regularizer",
+	"stage_noise":          "2il: weight noise of the second stage, percent of matrices (the regularizer's, if noise is higher)",
+	"eval_refine":          "iterations per symbol when classifying (0: refine's K)",
+	"clip":                 "the paper's bound on each weight update",
+	"test_seed":            "seed of the test sets",
+	"positives":            "training positives (0: the paper's 1987)",
+	"negatives":            "training negatives (0: the paper's 2021)",
+	"tests":                "test sets evaluated at the end (comma-separated)",
+	"stage2_annealed":      "2il: the second stage's fixed rate is the one stage 1's annealing reached, not lr",
+	"next_weight":          "weight of the next-symbol-set head (targets from the PDA; 0: off)",
+	"lm_weight":            "weight of the language-model head (next symbol of members; 0: off)",
+	"action_weight":        "nspda: weight of the action loss (the PDA's stack operations as targets; 0: off)",
+	"economy_weight":       "nspda: weight of a prior pulling the action neurons towards the no-op where no PDA operation is a target (0: off)",
+	"neutral_weight":       "nspda, with restarts: weight of a prior pulling the action neurons towards the no-op on one input symbol a long start, each symbol in turn, none on starts 0, L+1, … and the probes (0: off)",
+	"neutral_patience":     "with neutral_weight: a start with a neutral symbol ends after this many epochs without a better score of its own (0: patience, against every start so far)",
+	"neutral_two_sided":    "with neutral_weight: the starts with a neutral symbol take the read's two-sided derivative (two_sided for those starts)",
+	"init_scale":           "factor on the model's initial weights (0: 1)",
+	"plateau":              "with patience: halve the rate and return to the best weights after this many epochs without improvement (0: off)",
+	"final_starts":         "with patience: when the run's weights are still not perfect after its starts and the polish, up to this many more long starts, each holding a symbol at the no-op in turn (0: off)",
+	"final_neutral_weight": "with neutral_weight and final_starts: the neutral prior's weight on the final starts (0: neutral_weight)",
+	"restart_schedule":     "with restarts: luby gives start r the patience patience × luby(r+1); empty: every start patience",
+	"first_patience":       "with restarts: the first start's patience (0: patience)",
+	"probe_patience":       "with probes: the probes' patience",
+	"probe_long":           "with probes: every Nth probe has the long starts' patience (0: none)",
+	"own_patience":         "with restarts: a long start ends after patience epochs without a better score of its own, not of every start so far",
+	"select_max":           "with patience: the select split's longest string (0: 40)",
+	"edits":                "on a grammar: N members and N one-edit neighbours of members of lengths 1..21 beside the training set, and 200 + 200 of the select split's lengths beside the select set (0: off)",
+	"select_rule":          "with patience: rank epochs by training errors first, select errors on a tie (train-first), or by their sum (empty)",
+	"action_rule":          "nspda on a grammar: program gives the net as many action neurons as the PDA's compiled program uses at its order, if more than one per symbol; empty: one per symbol, the paper's",
+	"alphabet":             "with data: the alphabet in order (default: every symbol of the files, sorted)",
+	"lock_step":            "nspda, bptt, batch > 1: train each minibatch in lock-step on the batched kernels (other read draws, so another run; docs/performance.md)",
+}
+
+// listSettings prints every setting's key, the default recipe's value and
+// what it does: the answer to --opt help.
+func listSettings(w io.Writer) error {
+	def, err := experiment.Recipe("default")
+	if err != nil {
+		return err
+	}
+	flags := map[string]string{}
+	newTrain().Flags().VisitAll(func(f *pflag.Flag) {
+		if k := f.Annotations[settingKey]; len(k) == 1 {
+			flags[k[0]] = "--" + f.Name
+		}
+	})
+	fmt.Fprintln(w, "Settings of train: --opt KEY=VALUE, or KEY: VALUE under set: in a recipe file (docs/design.md, \"Recipe files\").")
+	fmt.Fprintln(w, "KEY, the default recipe's value, and what it sets:")
+	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
+	for _, k := range experiment.SettingKeys() {
+		v, _ := def.Get(k)
+		b, _ := json.Marshal(v)
+		about := settingHelp[k]
+		if f, ok := flags[k]; ok {
+			about = "as " + f
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", k, b, about)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(w, "Model options (e.g. stacks, hints, soft_stack, no_read_grad) are keys too: 'nspda models' lists each model's, with its defaults.")
+	return err
 }

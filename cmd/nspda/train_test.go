@@ -22,30 +22,30 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--model", "lstm", "--stacks", "3"}, "stacks"},
-		{[]string{"--model", "gru", "--rounding"}, "rounding"},
-		{[]string{"--model", "nnpda", "--rounding"}, "rounding"},
-		{[]string{"--rounding"}, "rounding"},
+		{[]string{"--model", "lstm", "--opt", "stacks=3"}, "stacks"},
+		{[]string{"--model", "gru", "--opt", "rounding=true"}, "rounding"},
+		{[]string{"--model", "nnpda", "--opt", "rounding=true"}, "rounding"},
+		{[]string{"--opt", "rounding=true"}, "rounding"},
 		{[]string{"--model", "elman", "--noise", "15"}, "noise"},
 		{[]string{"--model", "lstm", "--order", "3"}, "--order"},
 		{[]string{"--model", "stack-rnn", "--order", "2"}, "--order"},
 		{[]string{"--model", "second-order", "--order", "3"}, "--order"},
-		{[]string{"--model", "gru", "--no-read-grad"}, "no-read-grad"},
+		{[]string{"--model", "gru", "--opt", "no_read_grad=true"}, "no_read_grad"},
 		// An explicit --order is fine for the models that have one: the
 		// error is about the next mistake.
 		{[]string{"--model", "nspda", "--order", "2", "--max-epochs", "0"}, "max-epochs"},
 		{[]string{"--model", "nnpda", "--order", "3", "--max-epochs", "0"}, "max-epochs"},
-		{[]string{"--no-read-grad", "--max-epochs", "0"}, "max-epochs"},
+		{[]string{"--opt", "no_read_grad=true", "--max-epochs", "0"}, "max-epochs"},
 		// The default's neutral-symbol starts and two-sided derivative
 		// give way to what replaces them, unless given as flags.
-		{[]string{"--neutral-weight", "1", "--restarts", "0"}, "neutral-weight"},
-		{[]string{"--two-sided", "--soft-stack"}, "two-sided"},
-		{[]string{"--neutral-two-sided", "--soft-stack"}, "neutral-two-sided"},
-		{[]string{"--neutral-two-sided", "--restarts", "0"}, "neutral-two-sided"},
+		{[]string{"--opt", "neutral_weight=1", "--restarts", "0"}, "neutral_weight"},
+		{[]string{"--opt", "two_sided=true", "--opt", "soft_stack=true"}, "two-sided"},
+		{[]string{"--opt", "neutral_two_sided=true", "--opt", "soft_stack=true"}, "neutral_two_sided"},
+		{[]string{"--opt", "neutral_two_sided=true", "--restarts", "0"}, "neutral_two_sided"},
 		// So does its polish, with --patience 0.
 		{[]string{"--polish", "5", "--patience", "0", "--restarts", "0", "--probes", "0"}, "--polish"},
 		{[]string{"--polish", "-1"}, "--polish"},
-		{[]string{"--final-starts", "3", "--patience", "0", "--restarts", "0", "--probes", "0", "--polish", "0"}, "--final-starts"},
+		{[]string{"--opt", "final_starts=3", "--patience", "0", "--restarts", "0", "--probes", "0", "--polish", "0"}, "final_starts"},
 	} {
 		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
 		_, errs, code := cli(t, args...)
@@ -70,9 +70,9 @@ func TestTrainRecipeGivesWay(t *testing.T) {
 		{[]string{"--max-epochs", "1"}, true, true, 50, 12},
 		{[]string{"--restarts", "0", "--max-epochs", "1"}, false, false, 50, 12},
 		{[]string{"--model", "lstm", "--max-epochs", "1"}, false, false, 50, 12},
-		{[]string{"--soft-stack", "--max-epochs", "1"}, true, false, 50, 12},
-		{[]string{"--no-read-grad", "--max-epochs", "1"}, true, false, 50, 12},
-		{[]string{"--patience", "0", "--restarts", "0", "--select-max", "0", "--max-epochs", "1"}, false, false, 0, 0},
+		{[]string{"--opt", "soft_stack=true", "--max-epochs", "1"}, true, false, 50, 12},
+		{[]string{"--opt", "no_read_grad=true", "--max-epochs", "1"}, true, false, 50, 12},
+		{[]string{"--patience", "0", "--restarts", "0", "--opt", "select_max=0", "--max-epochs", "1"}, false, false, 0, 0},
 	} {
 		dir := t.TempDir()
 		if _, errs, code := cli(t, append([]string{"train", "--quiet", "--probes", "0", "--out", dir}, tc.args...)...); code != 0 {
@@ -256,7 +256,7 @@ func TestTrainData(t *testing.T) {
 		}
 	}
 	// Edits are the grammar's: with --data they are refused.
-	if _, errs, code := cli(t, "train", "--data", trainF, "--edits", "10", "--max-epochs", "1", "--out", filepath.Join(dir, "edits"), "--quiet"); code != 2 || !strings.Contains(errs, "edits needs a grammar") {
+	if _, errs, code := cli(t, "train", "--data", trainF, "--opt", "edits=10", "--max-epochs", "1", "--out", filepath.Join(dir, "edits"), "--quiet"); code != 2 || !strings.Contains(errs, "edits needs a grammar") {
 		t.Errorf("--data --edits: exit %d, %q", code, errs)
 	}
 }
