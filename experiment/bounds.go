@@ -23,7 +23,7 @@ func (c Config) checkBounds() error {
 		return fmt.Errorf("noise-scale must be from 0 to %g, not %g", float64(maxNoiseScale), c.NoiseScale)
 	}
 	if c.InitScale > maxInitScale {
-		return fmt.Errorf("init-scale must be at most %g, not %g", float64(maxInitScale), c.InitScale)
+		return fmt.Errorf("init_scale must be at most %g, not %g", float64(maxInitScale), c.InitScale)
 	}
 	if err := limits.Sizes(c.Hidden, 0); err != nil {
 		return err
@@ -34,7 +34,7 @@ func (c Config) checkBounds() error {
 	for _, n := range []struct {
 		name     string
 		v, bound int
-	}{{"refine", c.Refine, limits.Refine}, {"eval-refine", c.EvalRefine, limits.Refine}, {"window", c.Window, limits.StringLen},
+	}{{"refine", c.Refine, limits.Refine}, {"eval_refine", c.EvalRefine, limits.Refine}, {"window", c.Window, limits.StringLen},
 		{"max-epochs", c.MaxEpochs, limits.Epochs}, {"positives", c.Positives, limits.Strings}, {"negatives", c.Negatives, limits.Strings}} {
 		if err := limits.Check(n.name, n.v, n.bound); err != nil {
 			return err

@@ -282,7 +282,7 @@ func (c Config) Validate() error {
 	}
 	switch {
 	case c.Stage2Annealed && c.Curriculum != "2il":
-		return fmt.Errorf("stage2-annealed applies to the 2il curriculum only (it has the only fixed-rate stage)")
+		return fmt.Errorf("stage2_annealed applies to the 2il curriculum only (it has the only fixed-rate stage)")
 	case c.Noise > 0 && !spec.HigherOrder:
 		return fmt.Errorf("the noise regularizer applies to higher-order models only (%s), not %s", strings.Join(higherOrder(), ", "), c.Model)
 	case c.Algo != "" && !slices.Contains(train.EstimatorNames(), c.Algo):
@@ -294,7 +294,7 @@ func (c Config) Validate() error {
 	case c.Refine < 1:
 		return fmt.Errorf("refine must be at least 1")
 	case c.EvalRefine < 0:
-		return fmt.Errorf("eval-refine must be at least 1 (or 0 for K)")
+		return fmt.Errorf("eval_refine must be at least 1 (or 0 for K)")
 	case !(c.LR > 0):
 		return fmt.Errorf("lr, the learning rate, must be positive")
 	case !(c.Clip > 0):
@@ -366,7 +366,7 @@ var learningChecks = []learningCheck{
 	{func(c Config, f learningFacts) bool { return c.Batch < 0 },
 		errorf("batch must be at least 1 (or 0 for one string per update)")},
 	{func(c Config, f learningFacts) bool { return !finite(c.ClipNorm) || !finite(c.InitScale) },
-		errorf("clip-norm and init-scale must be finite and at least 0")},
+		errorf("clip-norm and init_scale must be finite and at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Patience < 0 || c.Plateau < 0 },
 		errorf("patience and plateau must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Plateau > 0 && c.Patience == 0 },
@@ -374,7 +374,7 @@ var learningChecks = []learningCheck{
 	{func(c Config, f learningFacts) bool { return c.Polish < 0 || c.Polish > 0 && c.Patience == 0 },
 		errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0 },
-		errorf("--final-starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")},
+		errorf("final_starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Restarts < 0 },
 		errorf("restarts must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Restarts > 0 && c.Patience == 0 },
@@ -388,27 +388,27 @@ var learningChecks = []learningCheck{
 	{func(c Config, f learningFacts) bool {
 		return c.FirstPatience < 0 || c.FirstPatience > 0 && c.Restarts == 0
 	},
-		errorf("first-patience must be at least 0 and needs restarts (it is the first start's patience)")},
+		errorf("first_patience must be at least 0 and needs restarts (it is the first start's patience)")},
 	{func(c Config, f learningFacts) bool {
 		return c.Probes < 0 || c.Probes > 0 && (c.Patience == 0 || c.ProbePatience < 1)
 	},
-		errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")},
+		errorf("probes must be at least 0 and need patience and a probe_patience of at least 1")},
 	{func(c Config, f learningFacts) bool { return c.ProbePatience < 0 },
-		errorf("probe-patience must be at least 0")},
+		errorf("probe_patience must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.ProbeLong < 0 },
-		errorf("probe-long must be at least 0")},
+		errorf("probe_long must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.OwnPatience && (c.Patience == 0 || c.Restarts == 0) },
-		errorf("own-patience needs patience and restarts")},
+		errorf("own_patience needs patience and restarts")},
 	{func(c Config, f learningFacts) bool { return c.OwnPatience && c.Plateau > 0 },
-		errorf("own-patience and plateau do not combine: a plateau returns to the best weights of every start")},
+		errorf("own_patience and plateau do not combine: a plateau returns to the best weights of every start")},
 	{func(c Config, f learningFacts) bool {
 		return c.SelectMax != 0 && (c.SelectMax < selectSpec.MinLen || c.SelectMax > dataset.MaxLength)
 	},
 		func(c Config) error {
-			return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
+			return fmt.Errorf("select_max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
 		}},
 	{func(c Config, f learningFacts) bool { return c.SelectMax != 0 && (c.Patience == 0 || c.Data != "") },
-		errorf("select-max needs patience and a grammar (with --data the select file is --select)")},
+		errorf("select_max needs patience and a grammar (with --data the select file is --select)")},
 	{func(c Config, f learningFacts) bool { return c.Edits < 0 || c.Edits > dataset.MaxExamples/2 },
 		func(c Config) error { return fmt.Errorf("edits %d out of range 0..%d", c.Edits, dataset.MaxExamples/2) }},
 	{func(c Config, f learningFacts) bool { return c.Edits > 0 && c.Data != "" },
@@ -422,7 +422,7 @@ var learningChecks = []learningCheck{
 			return fmt.Errorf("unknown action rule %q (want program, or none for one action neuron per symbol)", c.ActionRule)
 		}},
 	{func(c Config, f learningFacts) bool { return c.SelectRule != "" && c.Patience == 0 },
-		errorf("select-rule needs patience (it ranks the epochs patience selects among)")},
+		errorf("select_rule needs patience (it ranks the epochs patience selects among)")},
 	{func(c Config, f learningFacts) bool {
 		return c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != "")
 	},
@@ -448,9 +448,9 @@ var learningChecks = []learningCheck{
 	{func(c Config, f learningFacts) bool {
 		return c.LockStep && (!f.spec.LockStep || c.Batch <= 1 || !train.HasLockStep(c.Algorithm()) || c.Noise > 0 || f.soft || f.hints > 0)
 	},
-		errorf("lock-step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")},
+		errorf("lock_step needs the nspda model, --batch > 1, the bptt algorithm, and no noise regularizer, soft stack or hints")},
 	{func(c Config, f learningFacts) bool { return f.alternate && c.Restarts == 0 },
-		errorf("soft-alternate needs restarts (it alternates the stack between starts)")},
+		errorf("soft_alternate needs restarts (it alternates the stack between starts)")},
 	{func(c Config, f learningFacts) bool { return c.Size != "" && !slices.Contains(sizes, c.Size) },
 		func(c Config) error {
 			return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(sizes, " or "))
@@ -462,21 +462,21 @@ var learningChecks = []learningCheck{
 	{func(c Config, f learningFacts) bool {
 		return c.NeutralWeight > 0 && (c.Patience == 0 || c.Restarts == 0)
 	},
-		errorf("--neutral-weight needs --patience and --restarts (the first start has no neutral symbol)")},
+		errorf("neutral_weight needs --patience and --restarts (the first start has no neutral symbol)")},
 	{func(c Config, f learningFacts) bool {
 		return c.NeutralPatience < 0 || c.NeutralPatience > 0 && c.NeutralWeight == 0
 	},
-		errorf("--neutral-patience needs --neutral-weight, and must be at least 0")},
+		errorf("neutral_patience needs neutral_weight, and must be at least 0")},
 	{func(c Config, f learningFacts) bool {
 		return !finite(c.FinalNeutralWeight) || c.FinalNeutralWeight < 0 || c.FinalNeutralWeight > 0 && (c.NeutralWeight == 0 || c.FinalStarts == 0)
 	},
-		errorf("--final-neutral-weight needs --neutral-weight and --final-starts, and must be at least 0")},
+		errorf("final_neutral_weight needs neutral_weight and final_starts, and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.NeutralTwoSided && c.NeutralWeight == 0 },
-		errorf("--neutral-two-sided needs --neutral-weight")},
+		errorf("neutral_two_sided needs neutral_weight")},
 	{func(c Config, f learningFacts) bool {
 		return c.NeutralTwoSided && (c.Option("soft_stack") == true || c.Option("no_read_grad") == true)
 	},
-		errorf("--neutral-two-sided is a derivative of the digital stack's read: not with no-read-grad or soft-stack")},
+		errorf("neutral_two_sided is a derivative of the digital stack's read: not with no_read_grad or soft_stack")},
 }
 
 // EpochBudget is the most epochs a run of c may take, the total its

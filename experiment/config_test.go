@@ -82,14 +82,14 @@ func TestValidateRefusesInapplicable(t *testing.T) {
 		{"lstm", func(c *Config) { c.Noise = 15 }, "noise"},
 		{"elman", func(c *Config) { c.Noise = 15 }, "noise"},
 		{"stack-rnn", func(c *Config) { c.Noise = 15 }, "noise"},
-		{"nspda", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "standard" }, "stage2-annealed"},
-		{"lstm", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "il" }, "stage2-annealed"},
+		{"nspda", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "standard" }, "stage2_annealed"},
+		{"lstm", func(c *Config) { c.Stage2Annealed, c.Curriculum = true, "il" }, "stage2_annealed"},
 		{"stack-rnn", func(c *Config) { setOpts(c, "stacks", -1) }, "stacks"},
 		{"nspda", func(c *Config) { setOpts(c, "order", 4) }, "order"},
 		{"nnpda", func(c *Config) { setOpts(c, "order", 1) }, "order"},
 		{"nspda", func(c *Config) { setOpts(c, "hints", 3) }, "hints"},
 		{"nspda", func(c *Config) { setOpts(c, "hint_h", 0) }, "hint strength"},
-		{"nspda", func(c *Config) { setOpts(c, "hint_h", 1e6) }, "hint-strength"},
+		{"nspda", func(c *Config) { setOpts(c, "hint_h", 1e6) }, "hint_h"},
 	} {
 		c := Defaults().WithModel(tc.model)
 		tc.set(&c)
@@ -335,7 +335,7 @@ func TestLockStepConfig(t *testing.T) {
 	if on.Key() == d.Key() {
 		t.Error("lock_step does not change the key")
 	}
-	checkRefused(t, on, "lock-step",
+	checkRefused(t, on, "lock_step",
 		func(c *Config) { c.Batch = 1 },
 		func(c *Config) { c.Algo = "rtrl" },
 		func(c *Config) { setOpts(c, "hints", 2) },
@@ -399,8 +399,8 @@ func TestRestartSchedule(t *testing.T) {
 		bad  func(*Config)
 		want string
 	}{
-		{func(c *Config) { c.ProbeLong = -1 }, "probe-long"},
-		{func(c *Config) { c.OwnPatience, c.Restarts = true, 0 }, "own-patience needs"},
+		{func(c *Config) { c.ProbeLong = -1 }, "probe_long"},
+		{func(c *Config) { c.OwnPatience, c.Restarts = true, 0 }, "own_patience needs"},
 		{func(c *Config) { c.OwnPatience, c.Plateau = true, 5 }, "do not combine"},
 	} {
 		b := p
@@ -415,7 +415,7 @@ func TestRestartSchedule(t *testing.T) {
 	} {
 		b := c
 		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "first-patience") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "first_patience") {
 			t.Errorf("first-patience %d with %d restarts: %v", b.FirstPatience, b.Restarts, err)
 		}
 	}
@@ -485,7 +485,7 @@ func TestSelectMax(t *testing.T) {
 	} {
 		b := long
 		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select-max") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select_max") {
 			t.Errorf("select-max %d (patience %d): %v", b.SelectMax, b.Patience, err)
 		}
 	}
@@ -624,7 +624,7 @@ func TestSelectRule(t *testing.T) {
 	} {
 		b := tf
 		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select rule") && !strings.Contains(err.Error(), "select-rule") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select rule") && !strings.Contains(err.Error(), "select_rule") {
 			t.Errorf("select rule %q (patience %d): %v", b.SelectRule, b.Patience, err)
 		}
 	}
@@ -790,7 +790,7 @@ func TestFinalStarts(t *testing.T) {
 	} {
 		b := c
 		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--final-starts") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "final_starts") {
 			t.Errorf("final starts %d, patience %d: %v", b.FinalStarts, b.Patience, err)
 		}
 	}
@@ -802,7 +802,7 @@ func TestFinalStarts(t *testing.T) {
 	} {
 		b := c
 		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--final-neutral-weight") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "final_neutral_weight") {
 			t.Errorf("final neutral weight %g, final starts %d, neutral weight %g: %v", b.FinalNeutralWeight, b.FinalStarts, b.NeutralWeight, err)
 		}
 	}

@@ -167,13 +167,13 @@ func (set Settings) lockStep(env Env) (*BatchBPTT, error) {
 		return nil, nil
 	}
 	if _, ok := set.Estimator.(*BPTT); !ok {
-		return nil, fmt.Errorf("lock-step minibatches run BPTT only, not %s", set.Estimator.Name())
+		return nil, fmt.Errorf("lock_step minibatches run BPTT only, not %s", set.Estimator.Name())
 	}
 	if set.Noise.Percent > 0 || set.StageNoise.Percent > 0 {
-		return nil, fmt.Errorf("lock-step minibatches do not run the noise regularizer")
+		return nil, fmt.Errorf("lock_step minibatches do not run the noise regularizer")
 	}
 	if set.SoftStackBeta0 > 0 {
-		return nil, fmt.Errorf("lock-step minibatches run on the digital stack only")
+		return nil, fmt.Errorf("lock_step minibatches run on the digital stack only")
 	}
 	lock := &BatchBPTT{}
 	for _, ex := range env.Train {

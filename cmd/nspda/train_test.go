@@ -39,7 +39,7 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		// The default's neutral-symbol starts and two-sided derivative
 		// give way to what replaces them, unless given as flags.
 		{[]string{"--opt", "neutral_weight=1", "--restarts", "0"}, "neutral_weight"},
-		{[]string{"--opt", "two_sided=true", "--opt", "soft_stack=true"}, "two-sided"},
+		{[]string{"--opt", "two_sided=true", "--opt", "soft_stack=true"}, "two_sided"},
 		{[]string{"--opt", "neutral_two_sided=true", "--opt", "soft_stack=true"}, "neutral_two_sided"},
 		{[]string{"--opt", "neutral_two_sided=true", "--restarts", "0"}, "neutral_two_sided"},
 		// So does its polish, with --patience 0.

@@ -121,7 +121,7 @@ var _ nn.Batcher = (*Net)(nil)
 // CheckBatch reports whether n can run in a Batch: no SoftStack.
 func (n *Net) CheckBatch() error {
 	if n.SoftStack {
-		return errors.New("the lock-step batch runs on the digital stack only, not with SoftStack")
+		return errors.New("the lock_step batch runs on the digital stack only, not with soft_stack")
 	}
 	return nil
 }

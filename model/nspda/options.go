@@ -69,17 +69,17 @@ func (o *Options) Validate() error {
 	case o.Hints < 0 || o.Hints > 2:
 		return fmt.Errorf("hints must be none, 1 or 2")
 	case math.IsNaN(o.HintH) || math.IsInf(o.HintH, 0):
-		return fmt.Errorf("hint-strength must be a finite number, not %g", o.HintH)
+		return fmt.Errorf("hint_h, the hint strength, must be a finite number, not %g", o.HintH)
 	case o.HintH > MaxHintStrength:
-		return fmt.Errorf("hint-strength must be at most %g, not %g", float64(MaxHintStrength), o.HintH)
+		return fmt.Errorf("hint_h, the hint strength, must be at most %g, not %g", float64(MaxHintStrength), o.HintH)
 	case o.Hints > 0 && o.HintH <= 0:
 		return fmt.Errorf("hint strength must be positive")
 	case (o.SoftBeta0 != 0 || o.SoftGrowth != 0 || o.SoftAlternate || o.SoftStraight) && !o.SoftStack:
-		return fmt.Errorf("soft-beta0, soft-growth, soft-alternate and soft-straight need soft-stack")
+		return fmt.Errorf("soft_beta0, soft_growth, soft_alternate and soft_straight need soft_stack")
 	case !finite(o.SoftBeta0) || !finite(o.SoftGrowth):
-		return fmt.Errorf("soft-beta0 and soft-growth must be finite and at least 0")
+		return fmt.Errorf("soft_beta0 and soft_growth must be finite and at least 0")
 	case o.TwoSided && (o.NoReadGrad || o.SoftStack):
-		return fmt.Errorf("two-sided is a derivative of the digital stack's read: not with no-read-grad or soft-stack")
+		return fmt.Errorf("two_sided is a derivative of the digital stack's read: not with no_read_grad or soft_stack")
 	case o.Actions < 0 || o.Actions > MaxUnits:
 		return fmt.Errorf("actions must be 0 (one per symbol) to %d, not %d", MaxUnits, o.Actions)
 	}
