@@ -28,14 +28,21 @@ func TestReproQuickAll(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
+	// The learning tables are ours: the paper has no number for their
+	// cells. The history of the learning table is a record, drawn nowhere.
+	ours := map[string]bool{"learning": true, "learning-history": true}
 	for _, name := range tables.Names() {
-		for _, f := range []string{".md", ".csv", "-bars.png", "-bars.svg", "-lengths.png", "-lengths.svg"} {
+		files := []string{".md", ".csv", "-bars.png", "-bars.svg", "-lengths.png", "-lengths.svg"}
+		if name == "learning-history" {
+			files = files[:2]
+		}
+		for _, f := range files {
 			if _, err := os.Stat(filepath.Join(out, name+f)); err != nil {
 				t.Errorf("%s%s: %v", name, f, err)
 			}
 		}
 		md := readFile(t, filepath.Join(out, name+".md"))
-		if strings.Contains(md, "not run yet") || !strings.Contains(md, "paper: ") || !strings.Contains(md, "Command: `nspda repro all --out=") {
+		if strings.Contains(md, "not run yet") || strings.Contains(md, "paper: ") == ours[name] || !strings.Contains(md, "Command: `nspda repro all --out=") {
 			t.Errorf("%s.md:\n%s", name, md)
 		}
 	}
