@@ -3,6 +3,7 @@ package train
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -66,4 +67,62 @@ func TestCurrentStart(t *testing.T) {
 			t.Errorf("%+v: in start %d of kind %d, want %d", tc.cp, s.Index, s.Kind, tc.kind)
 		}
 	}
+}
+
+// TestScheduleTrace pins when a run's starts begin: the checkpoint after
+// each epoch (its start's number, the epochs the polish and the final
+// starts began after, whether the start has finished) and the starts
+// whose weights were drawn, for a run whose starts all end, one that
+// MaxEpochs cuts short, and one whose final starts run out of epochs as
+// one of them finishes; and a run resumed from any of its checkpoints
+// ends with the same checkpoints and weights.
+func TestScheduleTrace(t *testing.T) {
+	for _, tc := range []struct {
+		max, final int
+		want       string
+	}{
+		{40, 2, "1:r0 2:r0 3:r1 4:r1 5:r1 6:r2 7:r3 8:r3 9:r4 10:r4F 11:r4p11 12:r5p11f13 13:r5p11f13 14:r5p11f13 15:r6p11f13 16:r6p11f13 17:r6p11f13 18:r6p11f13F  init [1 2 3 4 5 6]"},
+		{5, 2, "1:r0 2:r0 3:r1 4:r1 5:r1 6:r4p6 7:r5p6f8 8:r5p6f8 9:r5p6f8 10:r6p6f8 11:r6p6f8 12:r6p6f8  init [1 5 6]"},
+		{9, 4, "1:r0 2:r0 3:r1 4:r1 5:r1 6:r2 7:r3 8:r3 9:r4 10:r4p10 11:r5p10f12 12:r5p10f12 13:r5p10f12 14:r6p10f12 15:r6p10f12 16:r6p10f12 17:r7p10f12 18:r7p10f12 19:r7p10f12 20:r7p10f12F  init [1 2 3 4 5 6 7]"},
+	} {
+		set := twinSettings(0.02, tc.max)
+		set.Probes, set.ProbePatience, set.Polish, set.Final = 3, 1, 2, tc.final
+		var inits []int
+		l, _, params, err := twinRun(t, set, &inits, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := trace(l.cps) + fmt.Sprint(" init ", inits); got != tc.want {
+			t.Errorf("MaxEpochs %d: %s\nwant %s", tc.max, got, tc.want)
+		}
+		for k, cp := range l.cps[:len(l.cps)-1] {
+			from := *cp
+			rl, _, rparams, err := twinRun(t, set, nil, &from, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := trace(rl.cps), trace(l.cps[k+1:]); got != want || !slices.Equal(rparams, params) {
+				t.Fatalf("MaxEpochs %d, resumed after epoch %d: %s\nwant %s (same weights: %v)", tc.max, cp.Epoch, got, want, slices.Equal(rparams, params))
+			}
+		}
+	}
+}
+
+// trace is the start each checkpoint of cps is in, by epoch.
+func trace(cps []*Checkpoint) string {
+	var b strings.Builder
+	for _, cp := range cps {
+		fmt.Fprintf(&b, "%d:r%d", cp.Epoch, cp.Restart)
+		if cp.PolishFrom > 0 {
+			fmt.Fprintf(&b, "p%d", cp.PolishFrom)
+		}
+		if cp.FinalFrom > 0 {
+			fmt.Fprintf(&b, "f%d", cp.FinalFrom)
+		}
+		if cp.Finished {
+			b.WriteString("F")
+		}
+		b.WriteString(" ")
+	}
+	return b.String()
 }
