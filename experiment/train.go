@@ -99,45 +99,13 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		removeTemps(dir)
 		return finished(dir)
 	}
-	read := cfg // cfg with its data files' paths as this process reads them
-	if resume {
-		var err error
-		if read, err = dataPaths(cfg, dir); err != nil {
-			return nil, err
-		}
-	}
-	lang, pin, err := runLanguage(read, dir, resume)
+	sr, pin, err := openSizes(cfg, dir, resume)
 	if err != nil {
 		return nil, err
-	}
-	// A run of the size rule "both" trains the paper's size, then, if no
-	// start of it passed selection, the wide size; the first phase's last
-	// checkpoint (its best weights, epochs and score) is kept as
-	// paperSizeFile while the second runs.
-	phases := read.sizePhases()
-	phase := 0
-	if resume && len(phases) == 2 && exists(filepath.Join(dir, paperSizeFile)) {
-		phase = 1
-	}
-	data, err := prepareData(read, lang)
-	if err != nil {
-		return nil, err
-	}
-	setup, err := build(phases[phase], lang, data)
-	if err != nil {
-		return nil, err
-	}
-	// The checkpoints are read once the network they are bounded by is
-	// built (the paper-size phase's, by the wide one, which is larger).
-	var first, from *train.Checkpoint
-	if phase == 1 {
-		if first, err = readPaperSize(dir, setup); err != nil {
-			return nil, err
-		}
 	}
 	if resume {
 		removeStale(dir)
-		if from, err = readCheckpoint(dir, setup); err != nil {
+		if sr.from, err = readCheckpoint(dir, sr.setup); err != nil {
 			return nil, err
 		}
 	} else {
@@ -147,72 +115,145 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 		}
 		defer unlock()
 	}
-	var (
-		res   train.Result
-		prior float64 // seconds of the epochs before this session
-	)
-	for session := true; ; session = false {
-		rec, err := newDirRecorder(dir, first, from, progress)
-		if err != nil {
-			return nil, err
-		}
-		if session {
-			prior = rec.prior // a second recorder's prior is this session's
-		}
-		res, err = train.Run(ctx, setup.env, setup.settings, rec, from)
-		rec.close()
-		if errors.Is(err, train.ErrCheckpointMismatch) {
-			return nil, changedSince(filepath.Join(dir, CheckpointFile), err)
-		}
-		if err != nil {
-			return nil, err
-		}
-		if phase == len(phases)-1 || res.SelectErrors == 0 {
-			break
-		}
-		// No start of the paper's size passed selection: its last
-		// checkpoint becomes paperSizeFile (one rename, so that a kill
-		// leaves either phase whole), and the wide size starts afresh.
-		if err := os.Rename(filepath.Join(dir, CheckpointFile), filepath.Join(dir, paperSizeFile)); err != nil {
-			return nil, err
-		}
-		if first, err = readPaperSize(dir, setup); err != nil {
-			return nil, err
-		}
-		phase, from = 1, nil
-		if setup, err = build(phases[phase], lang, data); err != nil {
-			return nil, err
-		}
+	res, prior, err := sr.run(ctx, progress)
+	if err != nil {
+		return nil, err
 	}
-	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
-		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, Algorithm: cfg.Algorithm()}
-	if first != nil {
-		if setup, err = bothSizes(sum, first, res, setup, phases[0], lang, data); errors.Is(err, train.ErrCheckpointMismatch) {
-			return nil, changedSince(filepath.Join(dir, paperSizeFile), err)
-		} else if err != nil {
-			return nil, err
-		}
+	sum, kept, err := sr.summary(cfg, res)
+	if err != nil {
+		return nil, err
 	}
-	sum.J, sum.Params = setup.j, len(setup.net.Params())
 	evalRefine := cfg.EvalRefine
 	if evalRefine == 0 {
 		evalRefine = cfg.Refine
 	}
-	if sum.Converged {
-		sum.CharsToConverge = &sum.Chars
-	}
-	sets, err := tests(read, setup.lang)
+	sets, err := tests(sr.read, kept.lang)
 	if err != nil {
 		return nil, err
 	}
-	if sum.Sets, err = evaluateSets(sets, setup.lang, setup.net, evalRefine, runtime.GOMAXPROCS(0)); err != nil {
+	if sum.Sets, err = evaluateSets(sets, kept.lang, kept.net, evalRefine, runtime.GOMAXPROCS(0)); err != nil {
 		return nil, err
 	}
 	sum.WallSeconds = prior + time.Since(start).Seconds()
-	if err := finishRun(dir, sum, setup.net, evalRefine); err != nil {
+	if err := finishRun(dir, sum, kept.net, evalRefine); err != nil {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// sizeRun is a run through its size phases (Config.sizePhases): the
+// paper's (or the small) size, then, with the size rule "both" when no
+// start of it passed selection, the wide size. The first phase's last
+// checkpoint (its best weights, epochs and score) is kept as paperSizeFile
+// while the second runs.
+type sizeRun struct {
+	dir    string
+	read   Config // the run's config with its data files' paths as this process reads them
+	lang   *grammar.Language
+	data   *runData
+	phases []Config
+	phase  int               // the phase in flight
+	first  *train.Checkpoint // the first phase's last checkpoint, once the second runs
+	setup  *setup            // the phase's net and settings
+	from   *train.Checkpoint // the checkpoint the phase resumes from (nil: none)
+}
+
+// openSizes prepares the run of cfg in dir: its language (pin: the copy of
+// its spec file a fresh run keeps), its data, and the net and settings of
+// the size phase it is in (on resume, the second once paperSizeFile
+// exists).
+func openSizes(cfg Config, dir string, resume bool) (*sizeRun, []byte, error) {
+	sr := &sizeRun{dir: dir, read: cfg}
+	var err error
+	if resume {
+		if sr.read, err = dataPaths(cfg, dir); err != nil {
+			return nil, nil, err
+		}
+	}
+	lang, pin, err := runLanguage(sr.read, dir, resume)
+	if err != nil {
+		return nil, nil, err
+	}
+	sr.lang, sr.phases = lang, sr.read.sizePhases()
+	if resume && len(sr.phases) == 2 && exists(filepath.Join(dir, paperSizeFile)) {
+		sr.phase = 1
+	}
+	if sr.data, err = prepareData(sr.read, lang); err != nil {
+		return nil, nil, err
+	}
+	if sr.setup, err = build(sr.phases[sr.phase], lang, sr.data); err != nil {
+		return nil, nil, err
+	}
+	// The checkpoints are read once the network they are bounded by is
+	// built (the paper-size phase's, by the wide one, which is larger).
+	if sr.phase == 1 {
+		if sr.first, err = readPaperSize(dir, sr.setup); err != nil {
+			return nil, nil, err
+		}
+	}
+	return sr, pin, nil
+}
+
+// run trains the size phases from the one in flight on, and returns the
+// last one's result and the seconds of the epochs before this session.
+func (sr *sizeRun) run(ctx context.Context, progress Progress) (res train.Result, prior float64, err error) {
+	for session := true; ; session = false {
+		rec, err := newDirRecorder(sr.dir, sr.first, sr.from, progress)
+		if err != nil {
+			return res, 0, err
+		}
+		if session {
+			prior = rec.prior // a second recorder's prior is this session's
+		}
+		res, err = train.Run(ctx, sr.setup.env, sr.setup.settings, rec, sr.from)
+		rec.close()
+		if errors.Is(err, train.ErrCheckpointMismatch) {
+			return res, 0, changedSince(filepath.Join(sr.dir, CheckpointFile), err)
+		}
+		if err != nil || sr.phase == len(sr.phases)-1 || res.SelectErrors == 0 {
+			return res, prior, err
+		}
+		if err := sr.widen(); err != nil {
+			return res, 0, err
+		}
+	}
+}
+
+// widen ends the first size phase, no start of which passed selection: its
+// last checkpoint becomes paperSizeFile (one rename, so that a kill leaves
+// either phase whole), and the wide size starts afresh.
+func (sr *sizeRun) widen() error {
+	if err := os.Rename(filepath.Join(sr.dir, CheckpointFile), filepath.Join(sr.dir, paperSizeFile)); err != nil {
+		return err
+	}
+	var err error
+	if sr.first, err = readPaperSize(sr.dir, sr.setup); err != nil {
+		return err
+	}
+	sr.phase, sr.from = 1, nil
+	sr.setup, err = build(sr.phases[sr.phase], sr.lang, sr.data)
+	return err
+}
+
+// summary is the summary of the run of cfg whose last phase ended with res
+// (without its test sets and time), and the setup of the net it keeps.
+func (sr *sizeRun) summary(cfg Config, res train.Result) (*Summary, *setup, error) {
+	sum := &Summary{Key: cfg.Key(), Config: cfg, Converged: res.Converged, Epochs: res.Epochs, Chars: res.Chars,
+		TrainErrorPct: 100 - res.TrainAcc, SelectedEpoch: res.Selected, Algorithm: cfg.Algorithm()}
+	kept := sr.setup
+	if sr.first != nil {
+		var err error
+		if kept, err = bothSizes(sum, sr.first, res, kept, sr.phases[0], sr.lang, sr.data); errors.Is(err, train.ErrCheckpointMismatch) {
+			return nil, nil, changedSince(filepath.Join(sr.dir, paperSizeFile), err)
+		} else if err != nil {
+			return nil, nil, err
+		}
+	}
+	sum.J, sum.Params = kept.j, len(kept.net.Params())
+	if sum.Converged {
+		sum.CharsToConverge = &sum.Chars
+	}
+	return sum, kept, nil
 }
 
 // changedSince names a checkpoint that does not fit the run resuming from

@@ -152,7 +152,7 @@ func BenchmarkRecipes(b *testing.B) {
 					}
 					est.Gradient(net, env.Obj, ex, K, reads, grads[0])
 					if inBatch++; inBatch == max(1, set.Batch) {
-						if err := st.update(set, vecs, grads, inBatch, 1e-4); err != nil {
+						if err := st.update(set, Start{}, vecs, grads, inBatch, 1e-4); err != nil {
 							b.Fatal(err)
 						}
 						inBatch = 0

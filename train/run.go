@@ -8,7 +8,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"sync"
-	"time"
 
 	"github.com/nspda/nspda/evaluate"
 	"github.com/nspda/nspda/nn"
@@ -198,11 +197,6 @@ type Sharpener interface {
 	SetSoft(on bool)
 }
 
-// softStart reports whether start r trains on the superposition stack.
-func (set Settings) softStart(r int) bool {
-	return !set.SoftStackAlternate || r%2 == 1
-}
-
 // sharpness is β for epoch e of a start (Settings.SoftStackBeta0).
 func (set Settings) sharpness(e int) float64 {
 	g := set.SoftStackGrowth
@@ -359,29 +353,80 @@ var streamNames = []string{"order", "reads", "noise", "schedule", "uoro"}
 // stops when the training set is classified perfectly (convergence), when
 // the curriculum ends, after MaxEpochs, or when ctx is cancelled (the epoch in
 // flight is lost; the last checkpoint stands). A non-finite loss, gradient or
-// weight stops it with an error naming the epoch and string.
+// weight stops it with an error naming the epoch and string. With Patience
+// it runs its starts (Settings.Starts) one after another while the best
+// weights are not perfect.
 func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpoint) (Result, error) {
-	params := env.Net.Params()
-	st := &runState{pcg: map[string]*rand.PCG{}}
-	for _, name := range streamNames {
-		st.pcg[name] = rand.NewPCG(set.Seed, StreamSeed(name))
-	}
-	vecs, grads := trained(env)
-	fresh, err := json.Marshal(set.Curriculum) // the curriculum a restart begins
+	r, err := newRunner(env, set, rec, from)
 	if err != nil {
 		return Result{}, err
 	}
-	if from != nil {
-		if err := st.restore(from, params, set.Curriculum); err != nil {
+	for {
+		s, ok, err := r.next()
+		if err != nil {
 			return Result{}, err
 		}
-		if err := restoreHeads(env.Obj, from.Heads); err != nil {
+		if !ok {
+			break
+		}
+		if over, err := r.runStart(ctx, s); err != nil {
 			return Result{}, err
+		} else if over {
+			break
+		}
+	}
+	return r.result(), nil
+}
+
+// runner is a run in progress: its state (what a checkpoint saves), its
+// plan of starts and its scratch.
+type runner struct {
+	env    Env
+	set    Settings
+	sc     schedule
+	rec    Recorder
+	st     *runState
+	params []float64
+	// vecs are what the optimizer updates, grads their gradients.
+	vecs, grads [][]float64
+	// fresh is the curriculum's JSON state before its first epoch: the
+	// one a start begins with.
+	fresh                      []byte
+	order, reads, noise, sched *rand.Rand
+	lock                       *BatchBPTT
+	pending                    []Example    // the lock-step batch being gathered
+	lockRng                    []*rand.Rand // its strings' read streams
+	lockPCG                    []*rand.PCG
+	clean                      []float64 // the weights without noise
+	perm                       []int     // the noise regularizer's scratch
+	correct                    []bool
+}
+
+// newRunner prepares the run of Run: its streams, its state (from the
+// checkpoint from, if not nil), its optimizer and selection.
+func newRunner(env Env, set Settings, rec Recorder, from *Checkpoint) (*runner, error) {
+	r := &runner{env: env, set: set, sc: newSchedule(set), rec: rec, params: env.Net.Params(),
+		st: &runState{pcg: map[string]*rand.PCG{}}}
+	st := r.st
+	for _, name := range streamNames {
+		st.pcg[name] = rand.NewPCG(set.Seed, StreamSeed(name))
+	}
+	r.vecs, r.grads = trained(env)
+	var err error
+	if r.fresh, err = json.Marshal(set.Curriculum); err != nil {
+		return nil, err
+	}
+	if from != nil {
+		if err := st.restore(from, r.params, set.Curriculum); err != nil {
+			return nil, err
+		}
+		if err := restoreHeads(env.Obj, from.Heads); err != nil {
+			return nil, err
 		}
 	}
 	if set.Optimizer == "adam" && st.cp.Adam == nil {
 		n := 0
-		for _, v := range vecs {
+		for _, v := range r.vecs {
 			n += len(v)
 		}
 		st.cp.Adam = NewAdam(n)
@@ -390,190 +435,60 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 		st.cp.Selection = &Selection{Errors: math.Inf(1), LRFactor: 1}
 	}
 	rng := func(name string) *rand.Rand { return rand.New(st.pcg[name]) }
-	order, reads, noise, sched := rng("order"), rng("reads"), rng("noise"), rng("schedule")
+	r.order, r.reads, r.noise, r.sched = rng("order"), rng("reads"), rng("noise"), rng("schedule")
 	if u, ok := set.Estimator.(RandUser); ok {
 		u.SetRand(rng("uoro"))
 	}
-	grad := grads[0]
-	lock, err := set.lockStep(env)
-	if err != nil {
-		return Result{}, err
+	if r.lock, err = set.lockStep(env); err != nil {
+		return nil, err
 	}
-	var (
-		pending []Example    // the lock-step batch being gathered
-		lockRng []*rand.Rand // its strings' read streams
-		lockPCG []*rand.PCG
-	)
-	clean := make([]float64, len(params))
-	var perm []int // the noise regularizer's scratch
-	correct := make([]bool, len(env.Train))
+	r.clean, r.correct = make([]float64, len(r.params)), make([]bool, len(env.Train))
+	return r, nil
+}
+
+// runStart trains start s epoch by epoch, checkpointing after each, until
+// it ends; then it begins the start that follows at once, if one does,
+// before the last checkpoint. over: the curriculum ended, and the run
+// with it.
+func (r *runner) runStart(ctx context.Context, s Start) (over bool, err error) {
 	for {
-		if st.cutShort(set) {
-			if err := st.endStarts(env, set, fresh); err != nil {
-				return Result{}, err
-			}
+		if over, err := r.epoch(ctx, s); over || err != nil {
+			return over, err
 		}
-		if st.cp.Finished && st.polishDue(set) {
-			if err := st.polish(env, set, fresh, params); err != nil {
-				return Result{}, err
-			}
-		}
-		if st.cp.Converged && set.Patience == 0 || st.cp.Finished || st.outOfEpochs(set) {
+		if r.ended(s) {
 			break
 		}
-		start := time.Now()
-		phase, ok := set.Curriculum.Next(st.cp.Last)
-		if !ok {
-			st.cp.Finished = true
-			break
-		}
-		var lr float64
-		if st.polishing() {
-			lr = set.Schedule.Rate(st.polishEpochs(), sched)
-		} else if phase.Stochastic {
-			lr = set.Schedule.Rate(st.cp.Epoch, sched)
-		} else {
-			if st.cp.FixedFrom == 0 {
-				st.cp.FixedFrom = st.cp.Epoch + 1
-			}
-			lr = set.Schedule.Fixed(st.cp.FixedFrom - 1)
-		}
-		if set.Optimizer == "adam" && !st.polishing() {
-			lr = set.Schedule.LR0
-		}
-		if sel := st.cp.Selection; sel != nil {
-			lr *= sel.LRFactor
-		}
-		env.Obj.SetNeutral(st.neutral(set))
-		env.Obj.SetFinal(set.final(st.cp.Restart)) // the polish is start Restarts+Probes or earlier: never final
-		if ts, ok := env.Net.(TwoSider); ok && set.NeutralTwoSided {
-			ts.SetTwoSided(!st.polishing() && set.neutralTwo(st.cp.Restart))
-		}
-		var beta float64
-		if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
-			beta = set.sharpness(st.cp.Epoch - st.cp.StartEpoch)
-			sh.SetSharpness(beta)
-			soft := set.softStart(st.cp.Restart) && !st.polishing()
-			sh.SetSoft(soft)
-			if !soft {
-				beta = 0 // no sharpness on the digital stack
-			}
-		}
-		subset := subsetUpTo(env.Train, phase.MaxLen)
-		order.Shuffle(len(subset), func(i, j int) { subset[i], subset[j] = subset[j], subset[i] })
-		nz := set.Noise
-		if phase.WeightNoise && set.StageNoise.Percent > nz.Percent {
-			nz = set.StageNoise
-		}
-		lossSum := 0.0
-		batch, inBatch := max(1, set.Batch), 0
-		for n, idx := range subset {
-			if err := ctx.Err(); err != nil {
-				return Result{}, err
-			}
-			ex := env.Train[idx]
-			if lock != nil {
-				if pending = append(pending, ex); len(pending) < batch && n < len(subset)-1 {
-					continue
-				}
-				for len(lockRng) < len(pending) {
-					pcg := rand.NewPCG(0, 0)
-					lockPCG, lockRng = append(lockPCG, pcg), append(lockRng, rand.New(pcg))
-				}
-				for b := range pending {
-					lockPCG[b].Seed(reads.Uint64(), reads.Uint64())
-				}
-				for _, g := range grads {
-					nn.Zero(g)
-				}
-				loss, err := lock.GradientBatch(env.Net, env.Obj, pending, set.Refine, lockRng[:len(pending)], grad)
-				if err != nil {
-					return Result{}, err
-				}
-				if math.IsNaN(loss) || math.IsInf(loss, 0) {
-					return Result{}, fmt.Errorf("epoch %d, strings %d–%d of %d: loss is %v; stopping", st.cp.Epoch+1, n+2-len(pending), n+1, len(subset), loss)
-				}
-				if err := st.update(set, vecs, grads, len(pending), lr); err != nil {
-					return Result{}, fmt.Errorf("epoch %d, string %d of %d: %v; stopping", st.cp.Epoch+1, n+1, len(subset), err)
-				}
-				for _, e := range pending {
-					st.cp.Chars += int64(len(e.Syms))
-				}
-				lossSum += loss
-				pending = pending[:0]
-				continue
-			}
-			if nz.Percent > 0 && env.Tensors != nil {
-				copy(clean, params)
-				perm = nz.Apply(params, env.Tensors, noise, perm)
-			}
-			if inBatch == 0 {
-				for _, g := range grads {
-					nn.Zero(g)
-				}
-			}
-			loss := set.Estimator.Gradient(env.Net, env.Obj, ex, set.Refine, reads, grad)
-			if nz.Percent > 0 && env.Tensors != nil {
-				copy(params, clean)
-			}
-			if math.IsNaN(loss) || math.IsInf(loss, 0) {
-				return Result{}, fmt.Errorf("epoch %d, string %d of %d: loss is %v; stopping", st.cp.Epoch+1, n+1, len(subset), loss)
-			}
-			if inBatch++; inBatch == batch || n == len(subset)-1 {
-				if err := st.update(set, vecs, grads, inBatch, lr); err != nil {
-					return Result{}, fmt.Errorf("epoch %d, string %d of %d: %v; stopping", st.cp.Epoch+1, n+1, len(subset), err)
-				}
-				inBatch = 0
-			}
-			st.cp.Chars += int64(len(ex.Syms))
-			lossSum += loss
-		}
-		if math.IsNaN(lossSum) || math.IsInf(lossSum, 0) {
-			return Result{}, fmt.Errorf("epoch %d: the epoch's summed loss is %v; stopping", st.cp.Epoch+1, lossSum)
-		}
-		st.cp.Epoch++
-		report := judge(env, phase, subset, correct)
-		m := Metrics{
-			Epoch: st.cp.Epoch, Chars: st.cp.Chars, Loss: lossSum / float64(max(1, len(subset))),
-			TrainAcc: 100 * report.TrainAcc, ValidAcc: 100 * report.ValidAcc, LR: lr,
-			Stage: phase.Stage, MaxLen: phase.MaxLen, Strings: len(subset), Beta: beta,
-		}
-		st.cp.Last = &report
-		if set.KeepBest {
-			st.keepBest(env, report.TrainAcc, params)
-		}
-		if report.TrainAcc == 1 && !st.cp.Converged {
-			st.cp.Converged, st.cp.ConvergedEpoch, st.cp.ConvergedChars = true, st.cp.Epoch, st.cp.Chars
-		}
-		if st.cp.Selection != nil {
-			acc := st.selectEpoch(env, set, report.TrainAcc, params)
-			m.SelectAcc = &acc
-		}
-		if err := rec.Epoch(m, time.Since(start).Seconds()); err != nil {
-			return Result{}, err
-		}
-		if st.cp.Finished && st.cp.Selection != nil && st.cp.Selection.Errors > 0 && (st.cp.Restart < set.Restarts+set.Probes || st.finalDue(set)) {
-			if err := st.restart(env, set, fresh); err != nil {
-				return Result{}, err
-			}
-		}
-		st.cp.Heads = headParams(env.Obj)
-		if err := st.save(params, set.Curriculum, rec); err != nil {
-			return Result{}, err
+		if err := r.save(); err != nil {
+			return false, err
 		}
 	}
-	res := Result{Converged: st.cp.Converged, Epochs: st.cp.Epoch, Chars: st.cp.Chars}
-	if st.cp.Converged {
-		res.Epochs, res.Chars = st.cp.ConvergedEpoch, st.cp.ConvergedChars
+	if err := r.follow(s); err != nil {
+		return false, err
 	}
-	if st.cp.Last != nil {
-		res.TrainAcc = 100 * st.cp.Last.TrainAcc
+	return false, r.save()
+}
+
+// save checkpoints the run.
+func (r *runner) save() error {
+	r.st.cp.Heads = headParams(r.env.Obj)
+	return r.st.save(r.params, r.set.Curriculum, r.rec)
+}
+
+// result is what the run ended with; the net gets the weights it keeps.
+func (r *runner) result() Result {
+	cp, params := &r.st.cp, r.params
+	res := Result{Converged: cp.Converged, Epochs: cp.Epoch, Chars: cp.Chars}
+	if cp.Converged {
+		res.Epochs, res.Chars = cp.ConvergedEpoch, cp.ConvergedChars
 	}
-	if b := st.cp.Best; set.KeepBest && b != nil {
+	if cp.Last != nil {
+		res.TrainAcc = 100 * cp.Last.TrainAcc
+	}
+	if b := cp.Best; r.set.KeepBest && b != nil {
 		copy(params, b.Params)
 		res.TrainAcc, res.Selected = 100*b.TrainAcc, b.Epoch
 	}
-	if sel := st.cp.Selection; sel != nil {
+	if sel := cp.Selection; sel != nil {
 		res.SelectErrors = sel.Errors // +Inf before the first epoch
 		res.SelectTrainErr, res.SelectErr = math.Inf(1), math.Inf(1)
 		if sel.Params != nil {
@@ -582,7 +497,7 @@ func Run(ctx context.Context, env Env, set Settings, rec Recorder, from *Checkpo
 			res.TrainAcc, res.Selected = 100*sel.TrainAcc, sel.Epoch
 		}
 	}
-	return res, nil
+	return res
 }
 
 // trained lists the vectors an optimizer updates, the net's parameters then
@@ -595,238 +510,6 @@ func trained(env Env) (vecs, grads [][]float64) {
 	}
 	return vecs, grads
 }
-
-// update applies one optimizer step from the gradients of n strings summed
-// in grads.
-func (st *runState) update(set Settings, vecs, grads [][]float64, n int, lr float64) error {
-	if n > 1 {
-		scale(grads, 1/float64(n))
-	}
-	if set.ClipNorm > 0 {
-		clipNorm(grads, set.ClipNorm)
-	}
-	if st.cp.Adam != nil && !st.polishing() {
-		return st.cp.Adam.Step(vecs, grads, lr)
-	}
-	for i, v := range vecs {
-		if err := SGD(v, grads[i], lr, set.Clip); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// selectEpoch scores the epoch just ended (errors on the training set plus
-// on env.Select), keeps its weights if they are the best so far, halves the
-// rate and returns to the best weights on a plateau, and ends the run when
-// the best is perfect or patience runs out. It returns the % of env.Select
-// classified correctly.
-func (st *runState) selectEpoch(env Env, set Settings, trainAcc float64, params []float64) float64 {
-	acc := accuracy(env, env.Select)
-	sel := st.cp.Selection
-	sel.advance(set, st.cp.Restart, st.polishing(), st.cp.Epoch, trainAcc, acc, params)
-	patience, polishEnd := set.startPatience(st.cp.Restart), false
-	if st.polishing() {
-		patience, polishEnd = set.Polish, st.polishEpochs() >= min(2*set.Polish, set.MaxEpochs)
-	}
-	switch {
-	case sel.Errors == 0 || sel.SinceBest >= patience || polishEnd:
-		st.cp.Finished = true
-	case set.Plateau > 0 && sel.SinceBest > 0 && sel.SinceBest%set.Plateau == 0:
-		sel.LRFactor /= 2
-		copy(params, sel.Params)
-		if st.cp.Adam != nil {
-			st.cp.Adam.Reset()
-		}
-	}
-	return 100 * acc
-}
-
-// advance scores epoch (of start restart) by its accuracies on the
-// training set and the select split: its weights become the best if they
-// beat the best of every start so far, and the patience count starts again
-// then, or, with OwnPatience on a long start, when they beat the best of
-// this start.
-func (sel *Selection) advance(set Settings, restart int, polished bool, epoch int, trainAcc, selAcc float64, params []float64) {
-	score := (1 - trainAcc) + (1 - selAcc)
-	own := (set.OwnPatience || set.neutralOwn(restart) || set.final(restart)) && !set.probe(restart) && !polished && (sel.StartBest == nil || score < *sel.StartBest)
-	if own {
-		sel.StartBest = &score
-	}
-	switch {
-	case set.beats(sel, trainAcc, selAcc):
-		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr, sel.SinceBest = epoch, score, trainAcc, 1-selAcc, 0
-		sel.Params = append(sel.Params[:0], params...)
-	case own:
-		sel.SinceBest = 0
-	default:
-		sel.SinceBest++
-	}
-}
-
-// beats reports whether an epoch with accuracies trainAcc (training set)
-// and selAcc (Env.Select) ranks above sel's best: by the sum of their
-// error fractions, or with TrainFirst by training errors first.
-func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
-	if set.TrainFirst {
-		return sel.Params == nil || TrainFirstBeats(1-trainAcc, 1-selAcc, 1-sel.TrainAcc, sel.SelectErr)
-	}
-	return (1-trainAcc)+(1-selAcc) < sel.Errors
-}
-
-// startPatience is the patience of start r (0-based): NeutralPatience for
-// a long start with a neutral symbol, if set; ProbePatience for the
-// probes (the starts after the Restarts long ones), but the long starts'
-// for every ProbeLong-th probe; for the others
-// Patience, or with Luby Patience·luby(r+1), and FirstPatience, if set, for
-// the first start.
-func (set Settings) startPatience(r int) int {
-	switch {
-	case set.final(r) && set.NeutralPatience > 0:
-		return set.NeutralPatience
-	case set.final(r):
-		return set.Patience
-	case set.neutralOwn(r):
-		return set.NeutralPatience
-	case set.probe(r):
-		if set.ProbeLong > 0 && (r-set.Restarts)%set.ProbeLong == 0 {
-			return set.Patience
-		}
-		return set.ProbePatience
-	case r == 0 && set.FirstPatience > 0:
-		return set.FirstPatience
-	case set.Luby:
-		return set.Patience * luby(r+1)
-	}
-	return set.Patience
-}
-
-// probe reports whether start r (0-based) is a probe: one of the short
-// starts after the Restarts long ones.
-func (set Settings) probe(r int) bool {
-	return set.Probes > 0 && r > set.Restarts && r <= set.Restarts+set.Probes
-}
-
-// final reports whether start r (0-based) is one of the Final starts, which
-// follow the Restarts long ones and the probes.
-func (set Settings) final(r int) bool { return set.Final > 0 && r > set.Restarts+set.Probes }
-
-// neutral is start r's neutral symbol, −1 if it has none
-// (Settings.NeutralSymbols).
-func (set Settings) neutral(r int) int {
-	switch {
-	case set.NeutralSymbols <= 0 || set.probe(r):
-		return -1
-	case set.final(r):
-		return NeutralSymbol(r-set.Restarts-set.Probes, set.NeutralSymbols)
-	}
-	return NeutralSymbol(r, set.NeutralSymbols)
-}
-
-// neutralTwo reports whether start r trains with the read's two-sided
-// derivative (Settings.NeutralTwoSided).
-func (set Settings) neutralTwo(r int) bool {
-	return set.NeutralTwoSided && set.neutral(r) >= 0
-}
-
-// neutralOwn reports whether start r has a neutral symbol and the
-// patience of its own that NeutralPatience gives it.
-func (set Settings) neutralOwn(r int) bool {
-	return set.NeutralPatience > 0 && set.neutral(r) >= 0
-}
-
-// luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
-// 4, 1, 1, 2, 1, 1, 2, 4, 8, …: 2^(k−1) when i = 2^k − 1, else the term at
-// i − 2^(k−1) + 1 for the k with 2^(k−1) ≤ i < 2^k − 1.
-func luby(i int) int {
-	for {
-		k := 1
-		for 1<<k-1 < i {
-			k++
-		}
-		if i == 1<<k-1 {
-			return 1 << (k - 1)
-		}
-		i -= 1<<(k-1) - 1
-	}
-}
-
-// neutral is the current start's neutral symbol, −1 if it has none (the
-// polishing start has none).
-func (st *runState) neutral(set Settings) int {
-	if st.polishing() {
-		return -1
-	}
-	return set.neutral(st.cp.Restart)
-}
-
-// polishDue reports whether the run, its last start ended, begins the
-// polishing start (Settings.Polish): its best weights are not perfect,
-// and it has not polished them yet.
-func (st *runState) polishDue(set Settings) bool {
-	sel := st.cp.Selection
-	return set.Polish > 0 && st.cp.PolishFrom == 0 && st.cp.FinalFrom == 0 && st.cp.Restart >= set.Restarts+set.Probes &&
-		sel != nil && sel.Params != nil && sel.Errors > 0
-}
-
-// finalDue reports whether the run, a start (or its polish) ended with
-// imperfect best weights, begins one more of the Final starts: the
-// Restarts and Probes have all run, the polish (Settings.Polish) too if
-// there is one, and the final starts have starts and epochs left.
-func (st *runState) finalDue(set Settings) bool {
-	return set.Final > 0 && st.cp.Restart >= set.Restarts+set.Probes && st.cp.Restart < set.Restarts+set.Probes+set.Final &&
-		(set.Polish == 0 || st.cp.PolishFrom > 0) && !st.outOfEpochs(set)
-}
-
-// cutShort reports whether MaxEpochs has ended the run's starts, some of
-// them perhaps untaken, with imperfect best weights while it has Final
-// starts to take: it then goes on to its polish and final starts as a run
-// whose starts all ended does (endStarts).
-func (st *runState) cutShort(set Settings) bool {
-	sel := st.cp.Selection
-	return set.Final > 0 && st.cp.PolishFrom == 0 && st.cp.FinalFrom == 0 && st.cp.Epoch >= set.MaxEpochs &&
-		sel != nil && sel.Params != nil && sel.Errors > 0
-}
-
-// endStarts ends the starts of a run that MaxEpochs cut short: the ones
-// not taken are skipped, so the final starts draw the weights of starts
-// Restarts+Probes+1…, as they do in a run whose starts all ended; the
-// polish comes next if there is one (polishDue), else the first final
-// start.
-func (st *runState) endStarts(env Env, set Settings, fresh []byte) error {
-	st.cp.Restart = max(st.cp.Restart, set.Restarts+set.Probes)
-	st.cp.Finished = true
-	if st.polishDue(set) {
-		return nil
-	}
-	return st.restart(env, set, fresh)
-}
-
-// outOfEpochs reports whether the run has used its epochs: MaxEpochs, not
-// counting the polish's; in the final starts, MaxEpochs of their own.
-func (st *runState) outOfEpochs(set Settings) bool {
-	if st.cp.FinalFrom > 0 {
-		return st.cp.Epoch-st.cp.FinalFrom+1 >= set.MaxEpochs
-	}
-	return st.cp.Epoch >= set.MaxEpochs && !st.polishing()
-}
-
-// polish begins the polishing start: the best weights, the heads' weights
-// 0, a fresh curriculum (from its JSON state fresh), SGD (update) at the
-// rate's first factor, and the patience count reset.
-func (st *runState) polish(env Env, set Settings, fresh []byte, params []float64) error {
-	sel := st.cp.Selection
-	copy(params, sel.Params)
-	for _, h := range env.Obj.Heads() {
-		clear(h.Params)
-	}
-	st.cp.PolishFrom = st.cp.Epoch + 1
-	return st.begin(set, fresh)
-}
-
-// polishing reports whether the run is in its polishing start (the final
-// starts follow it).
-func (st *runState) polishing() bool { return st.cp.PolishFrom > 0 && st.cp.FinalFrom == 0 }
 
 // polishEpochs is the number of epochs the polishing start has run.
 func (st *runState) polishEpochs() int { return st.cp.Epoch - st.cp.PolishFrom + 1 }
@@ -842,30 +525,6 @@ func (st *runState) begin(set Settings, fresh []byte) error {
 	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor, st.cp.Selection.StartBest = 0, 1, nil
 	if set.SoftStackBeta0 > 0 {
 		st.cp.StartEpoch = st.cp.Epoch
-	}
-	return nil
-}
-
-// restart begins the run's next start: new initial weights, a fresh
-// curriculum (from its JSON state fresh) and optimizer, and the rate's
-// factor and patience reset; the best weights so far stay. A start after
-// the Restarts and Probes is a final one, and the first marks FinalFrom.
-func (st *runState) restart(env Env, set Settings, fresh []byte) error {
-	if st.cp.Restart >= set.Restarts+set.Probes && st.cp.FinalFrom == 0 {
-		st.cp.FinalFrom = st.cp.Epoch + 1
-	}
-	st.cp.Restart++
-	if env.Init == nil {
-		return fmt.Errorf("restarts need an initializer")
-	}
-	if err := env.Init(st.cp.Restart); err != nil {
-		return err
-	}
-	if err := st.begin(set, fresh); err != nil {
-		return err
-	}
-	if st.cp.Adam != nil {
-		st.cp.Adam.Reset()
 	}
 	return nil
 }

@@ -99,22 +99,22 @@ func TestLuby(t *testing.T) {
 	}
 	set := Settings{Patience: 5, Luby: true}
 	for r, w := range []int{5, 5, 10, 5, 5, 10, 20} {
-		if got := set.startPatience(r); got != w {
+		if got := startOf(set, r).Patience; got != w {
 			t.Errorf("start %d: patience %d, want %d", r, got, w)
 		}
 	}
-	if got := (Settings{Patience: 5}).startPatience(6); got != 5 {
+	if got := startOf(Settings{Patience: 5}, 6).Patience; got != 5 {
 		t.Errorf("without Luby, start 6: patience %d, want 5", got)
 	}
 	first := Settings{Patience: 5, FirstPatience: 20}
 	for r, w := range []int{20, 5, 5, 5} {
-		if got := first.startPatience(r); got != w {
+		if got := startOf(first, r).Patience; got != w {
 			t.Errorf("first patience 20, start %d: patience %d, want %d", r, got, w)
 		}
 	}
 	first.Luby = true
 	for r, w := range []int{20, 5, 10, 5} {
-		if got := first.startPatience(r); got != w {
+		if got := startOf(first, r).Patience; got != w {
 			t.Errorf("first patience 20 with Luby, start %d: patience %d, want %d", r, got, w)
 		}
 	}
@@ -125,20 +125,20 @@ func TestLuby(t *testing.T) {
 func TestProbes(t *testing.T) {
 	set := Settings{Patience: 20, Restarts: 3, Probes: 4, ProbePatience: 5, FirstPatience: 30}
 	for r, w := range []int{30, 20, 20, 20, 5, 5, 5, 5} {
-		if got := set.startPatience(r); got != w {
+		if got := startOf(set, r).Patience; got != w {
 			t.Errorf("start %d: patience %d, want %d", r, got, w)
 		}
 	}
 	long := set
 	long.ProbeLong = 2 // short starts 2 and 4 (starts 5 and 7) are long
 	for r, w := range []int{30, 20, 20, 20, 5, 20, 5, 20} {
-		if got := long.startPatience(r); got != w {
+		if got := startOf(long, r).Patience; got != w {
 			t.Errorf("with ProbeLong 2, start %d: patience %d, want %d", r, got, w)
 		}
 	}
 	set.Luby, set.Patience, set.FirstPatience = true, 2, 0
 	for r, w := range []int{2, 2, 4, 2, 5, 5} {
-		if got := set.startPatience(r); got != w {
+		if got := startOf(set, r).Patience; got != w {
 			t.Errorf("with Luby, start %d: patience %d, want %d", r, got, w)
 		}
 	}
@@ -258,7 +258,7 @@ func TestOwnPatience(t *testing.T) {
 	} {
 		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, LRFactor: 1, Params: []float64{3}}
 		for e, a := range accs {
-			sel.advance(tc.set, tc.start, false, 10+e, a, 1, []float64{float64(10 + e)})
+			sel.advance(tc.set, startOf(tc.set, tc.start), 10+e, a, 1, []float64{float64(10 + e)})
 			if sel.SinceBest != tc.since[e] {
 				t.Errorf("own %v, start %d, epoch %d: since best %d, want %d", tc.set.OwnPatience, tc.start, e, sel.SinceBest, tc.since[e])
 			}
@@ -278,17 +278,17 @@ func TestNeutralStarts(t *testing.T) {
 		{-1, 20}, {0, 50}, {1, 50}, {2, 50}, {-1, 20}, {0, 50}, {1, 50}, {2, 50}, {-1, 20}, // the long starts
 		{-1, 3}, {-1, 3}, {-1, 3}, // probes
 	} {
-		if sym, p, two := set.neutral(r), set.startPatience(r), set.neutralTwo(r); sym != want.sym || p != want.patience || two != (want.sym >= 0) {
+		if sym, p, two := startOf(set, r).Neutral, startOf(set, r).Patience, startOf(set, r).TwoSided; sym != want.sym || p != want.patience || two != (want.sym >= 0) {
 			t.Errorf("start %d: neutral symbol %d, patience %d, two-sided %v; want %d, %d, %v", r, sym, p, two, want.sym, want.patience, want.sym >= 0)
 		}
 	}
 	set.NeutralTwoSided = false
-	if set.neutralTwo(1) {
+	if startOf(set, 1).TwoSided {
 		t.Error("without NeutralTwoSided, a neutral start is two-sided")
 	}
 	set.NeutralSymbols = 0
 	for r := range 12 {
-		if sym := set.neutral(r); sym != -1 {
+		if sym := startOf(set, r).Neutral; sym != -1 {
 			t.Errorf("without the prior, start %d has neutral symbol %d", r, sym)
 		}
 	}
@@ -622,18 +622,18 @@ func TestFinalCut(t *testing.T) {
 func TestFinalSymbols(t *testing.T) {
 	set := Settings{Restarts: 2, Probes: 3, Final: 4, NeutralSymbols: 2, Patience: 20, ProbePatience: 3, NeutralPatience: 50}
 	for r, want := range map[int]int{6: 0, 7: 1, 8: -1, 9: 0, 4: -1, 1: 0} {
-		if got := set.neutral(r); got != want {
+		if got := startOf(set, r).Neutral; got != want {
 			t.Errorf("start %d: neutral symbol %d, want %d", r, got, want)
 		}
 	}
-	if set.probe(6) || !set.probe(5) || set.final(5) || !set.final(6) {
+	if (startOf(set, 6).Kind == ProbeStart) || !(startOf(set, 5).Kind == ProbeStart) || (startOf(set, 5).Kind == FinalStart) || !(startOf(set, 6).Kind == FinalStart) {
 		t.Error("the final starts are probes, or a probe is final")
 	}
-	if p := set.startPatience(8); p != 50 {
+	if p := startOf(set, 8).Patience; p != 50 {
 		t.Errorf("final start 8 (no symbol): patience %d, want NeutralPatience", p)
 	}
-	if set.NeutralPatience = 0; set.startPatience(6) != 20 {
-		t.Errorf("final start without NeutralPatience: patience %d, want Patience", set.startPatience(6))
+	if set.NeutralPatience = 0; startOf(set, 6).Patience != 20 {
+		t.Errorf("final start without NeutralPatience: patience %d, want Patience", startOf(set, 6).Patience)
 	}
 }
 
@@ -685,7 +685,8 @@ func (c *counted) Next(*Report) (Phase, bool) {
 }
 
 // TestPolishStart: the polishing start begins from the best weights, the
-// heads' weights 0, the rate's factor 1 and a fresh curriculum.
+// heads' weights 0, the rate's factor 1 and a fresh curriculum, once the
+// long starts and probes have ended with imperfect weights.
 func TestPolishStart(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	obj := &Objective{Next: NewHead(3, 4, 0.1, rng)}
@@ -694,15 +695,18 @@ func TestPolishStart(t *testing.T) {
 	fresh, _ := json.Marshal(&counted{})
 	st := &runState{cp: Checkpoint{Epoch: 40, Finished: true,
 		Selection: &Selection{Epoch: 12, Errors: 0.1, LRFactor: 0.5, SinceBest: 5, Params: []float64{1, 2, 3}}}}
-	set := Settings{Patience: 2, Polish: 4}
-	if !st.polishDue(set) {
-		t.Fatal("an imperfect run with Polish is not due to polish")
+	runnerOf := func(set Settings) *runner {
+		return &runner{env: Env{Obj: obj}, set: set, sc: newSchedule(set), st: st, params: params, fresh: fresh}
 	}
-	if more := (Settings{Patience: 2, Polish: 4, Restarts: 1}); st.polishDue(more) {
-		t.Error("a run with a restart to go is due to polish")
+	set := Settings{Curriculum: cur, Patience: 2, Polish: 4, MaxEpochs: 100}
+	more := set
+	more.Restarts = 1
+	if _, ok, err := runnerOf(more).next(); ok || err != nil || st.cp.PolishFrom != 0 {
+		t.Fatalf("a run with a restart to go went on (%v, %v) or polished (from %d)", ok, err, st.cp.PolishFrom)
 	}
-	if err := st.polish(Env{Obj: obj}, Settings{Curriculum: cur, Polish: 4}, fresh, params); err != nil {
-		t.Fatal(err)
+	s, ok, err := runnerOf(set).next()
+	if err != nil || !ok || s.Kind != PolishStart {
+		t.Fatalf("an imperfect run with Polish goes on with %+v (%v, %v), not the polish", s, ok, err)
 	}
 	sel := st.cp.Selection
 	switch {
@@ -714,7 +718,14 @@ func TestPolishStart(t *testing.T) {
 		t.Errorf("factor %v, since best %d, finished %v, polish from %d", sel.LRFactor, sel.SinceBest, st.cp.Finished, st.cp.PolishFrom)
 	case cur.Done != 0:
 		t.Errorf("curriculum at %d: not fresh", cur.Done)
-	case st.polishDue(set) || st.neutral(Settings{NeutralSymbols: 2}) != -1:
-		t.Error("a polished run is due to polish again, or polishes with a neutral symbol")
+	case s.Neutral != -1 || newSchedule(Settings{NeutralSymbols: 2, Polish: 4}).polishStart(0).Neutral != -1:
+		t.Error("the polish has a neutral symbol")
+	}
+	st.cp.Epoch, st.cp.Finished = 45, true
+	if _, ok, _ := runnerOf(set).next(); ok || st.cp.PolishFrom != 41 {
+		t.Errorf("a polished run goes on (%v), or polishes again (from %d)", ok, st.cp.PolishFrom)
 	}
 }
+
+// startOf is start r of set's plan (not the polish).
+func startOf(set Settings, r int) Start { return newSchedule(set).start(r) }
