@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -146,7 +145,7 @@ func TestTrainConfigsUnchanged(t *testing.T) {
 	if same == 0 || refused == 0 {
 		t.Fatalf("%d configurations the same, %d refused by both: the pairs do not reach both sides", same, refused)
 	}
-	t.Log(fmt.Sprintf("%d flag combinations: %d configurations the same, %d refused by both", same+refused, same, refused))
+	t.Logf("%d flag combinations: %d configurations the same, %d refused by both", same+refused, same, refused)
 }
 
 // TestTrainRecipeFile: a recipe file's settings make the configuration
