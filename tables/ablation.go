@@ -163,12 +163,12 @@ func median(xs []float64) float64 {
 
 // cells are the line's cells of the summary table.
 func (l ablationLine) cells() []string {
+	if l.finished == 0 {
+		return []string{fmt.Sprintf("– (0/%d finished)", l.runs), "–", "–", "–", "–"}
+	}
 	exact := fmt.Sprintf("%d/%d", l.exact, l.finished)
 	if l.finished < l.runs {
 		exact += fmt.Sprintf(" (%d/%d finished)", l.finished, l.runs)
-	}
-	if l.finished == 0 {
-		return []string{exact, "–", "–", "–", "–"}
 	}
 	total := 0.0
 	for _, s := range l.exactSeconds {

@@ -148,6 +148,14 @@ func TestAblationSummary(t *testing.T) {
 	if !strings.Contains(md, want) {
 		t.Errorf("Markdown lacks %q:\n%s", want, md)
 	}
+	if tab.Rows[len(tab.Rows)-1] != "default without Adam M1" {
+		t.Fatalf("last row %q", tab.Rows[len(tab.Rows)-1])
+	}
+	res[len(res)-1] = make([]CellResult, len(tab.Columns)) // no run of the last row finished
+	md = string(Markdown(tab, res, Provenance{Command: "nspda repro ablation", Seeds: 2}, nil))
+	if want := "| default without Adam M1 | – (0/10 finished) | – | – | – | – |"; !strings.Contains(md, want) {
+		t.Errorf("Markdown lacks %q", want)
+	}
 	if !strings.Contains(md, "depend on the machine's load") {
 		t.Error("the glance does not say that wall seconds depend on load")
 	}
