@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/nspda/nspda/experiment"
 )
@@ -184,20 +185,51 @@ func (l ablationLine) cells() []string {
 }
 
 // ablationSummary writes the table at a glance: per row, over the five
-// languages and the seeds, the runs exact and what they took.
+// languages and the seeds, the runs exact and what they took, and the
+// default's runs of the same languages and seeds beside them, so that a
+// row not yet finished compares with the default on what it has.
 func ablationSummary(b *bytes.Buffer, t *Table, res [][]CellResult) {
 	b.WriteString("At a glance, per row over the five languages and the seeds: the finished runs exact (no error on any test set " +
 		"the run reports) of those finished, \"(f/n finished)\" when not all n are; the median and the total wall seconds of " +
-		"the exact runs (time to exact) and their median epochs; the total wall seconds of every finished run. " +
+		"the exact runs (time to exact) and their median epochs; the total wall seconds of every finished run; then the " +
+		"default's runs of the same languages and seeds as the row's finished ones: exact of those, and their total wall seconds. " +
 		"Wall seconds depend on the machine's load (these runs shared their cores with other work): compare them within " +
 		"one table, roughly.\n\n")
-	b.WriteString("| | exact | median s to exact | total s to exact | median epochs (exact) | total s (finished) |\n")
-	b.WriteString("|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("| | exact | median s to exact | total s to exact | median epochs (exact) | total s (finished) | default, same runs: exact | default, same runs: total s |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for i, row := range t.Rows {
 		fmt.Fprintf(b, "| %s |", row)
 		for _, c := range ablationRow(t.Cells[i], res[i]).cells() {
 			fmt.Fprintf(b, " %s |", c)
 		}
-		b.WriteString("\n")
+		def := ablationDefault(t, i, res)
+		if def.finished == 0 {
+			b.WriteString(" – | – |\n")
+			continue
+		}
+		fmt.Fprintf(b, " %d/%d | %.0f |\n", def.exact, def.finished, def.seconds)
 	}
+}
+
+// ablationDefault reduces the runs of the default row of row i's order
+// whose language and seed have a finished run in row i.
+func ablationDefault(t *Table, i int, res [][]CellResult) ablationLine {
+	var l ablationLine
+	order := t.Rows[i][strings.LastIndex(t.Rows[i], " "):]
+	d := slices.Index(t.Rows, "default"+order)
+	if d < 0 {
+		return l
+	}
+	seen := map[string]bool{}
+	for j, c := range t.Cells[i] {
+		for s, cfg := range c.Configs {
+			k, dk := cfg.Key(), t.Cells[d][j].Configs[s].Key()
+			if seen[k] || res[i][j].sums[k] == nil || res[d][j].sums[dk] == nil {
+				continue
+			}
+			seen[k] = true
+			l.add(res[d][j].sums[dk])
+		}
+	}
+	return l
 }
