@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"strings"
@@ -61,6 +62,9 @@ type Table struct {
 	source func(ctx context.Context, t *Table, workers int) (reportSource, error)
 	// figures are the table's figures, in order (nil: defaultFigures).
 	figures []tableFigure
+	// summary, if set, writes the table at a glance in place of the
+	// per-column one (mdGlance): the ablation table's per-row totals.
+	summary func(b *bytes.Buffer, t *Table, res [][]CellResult)
 	// Search is the first phase of a table built in two (fair): runs whose
 	// results choose the runs of cells not yet known (those still to finish;
 	// see Resolve). Configs lists them first.
@@ -86,7 +90,7 @@ type Cell struct {
 
 // Names lists the tables `nspda repro` knows, in the paper's order.
 func Names() []string {
-	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "learning-history", "fair"}
+	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "learning-history", "fair", "ablation"}
 }
 
 // Grid returns the named table with its runs.
@@ -98,6 +102,7 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 		"hints": hintsTable, "incremental": incrementalTable, "noise": noiseTable,
 		"comparison": comparisonTable, "programmed": programmedTable, "algorithms": algorithmsTable,
 		"learning": learningTable, "learning-history": learningHistoryTable, "fair": fairTable,
+		"ablation": ablationTable,
 	}[name]
 	if build == nil {
 		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(Names(), ", "))

@@ -35,6 +35,7 @@ func TestGridSizes(t *testing.T) {
 		// sixteen superseded recipes × two orders and one third-order-only row
 		"learning-history": (16*2 + 1) * 5 * 5,
 		"fair":             len(fairRows()) * 5 * FairTrials, // before the search has results: its trials only
+		"ablation":         10 * 2 * 5 * 5,                   // the default and nine ablations × two orders × five languages × five seeds
 	}
 	for _, name := range Names() {
 		tab, err := Grid(name, GridOptions{Seeds: 5})

@@ -48,13 +48,14 @@ func (s StoreSource) Summary(cfg experiment.Config) (*experiment.Summary, error)
 // CellResult is a cell's runs reduced to its metric.
 type CellResult struct {
 	Cell      Cell
-	Finished  int                // runs with a summary
-	Converged int                // finished runs that converged
-	Exact     int                // finished runs with no error on any of the paper's test sets they were evaluated on (exact)
-	Values    []float64          // the metric of each finished run that has it, in seed order
-	Budget    float64            // convergence metrics: the least epochs or characters a non-converged run spent
-	Stats     Stats              // of Values
-	wall      map[string]float64 // wall seconds of each finished run, by key
+	Finished  int                            // runs with a summary
+	Converged int                            // finished runs that converged
+	Exact     int                            // finished runs with no error on any of the paper's test sets they were evaluated on (exact)
+	Values    []float64                      // the metric of each finished run that has it, in seed order
+	Budget    float64                        // convergence metrics: the least epochs or characters a non-converged run spent
+	Stats     Stats                          // of Values
+	wall      map[string]float64             // wall seconds of each finished run, by key
+	sums      map[string]*experiment.Summary // the summary of each finished run, by key
 }
 
 // Runs is the number of runs the cell asks for.
@@ -80,9 +81,10 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 	err := eachFinished(src, cell.Configs, func(_ int, cfg experiment.Config, sum *experiment.Summary) error {
 		r.Finished++
 		if r.wall == nil {
-			r.wall = map[string]float64{}
+			r.wall, r.sums = map[string]float64{}, map[string]*experiment.Summary{}
 		}
 		r.wall[cfg.Key()] = sum.WallSeconds
+		r.sums[cfg.Key()] = sum
 		if exact(sum) {
 			r.Exact++
 		}
@@ -304,7 +306,11 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 	}
 	fmt.Fprintf(&b, "\n%s\n\n", t.About)
 	paper := hasPaper(t)
-	mdGlance(&b, t, res, paper, prov.Quick)
+	if t.summary != nil {
+		t.summary(&b, t, res)
+	} else {
+		mdGlance(&b, t, res, paper, prov.Quick)
+	}
 	b.WriteString("\nEach cell: ")
 	if paper {
 		b.WriteString("**ours** — ")

@@ -47,9 +47,11 @@ Tables: hints (Table 1), incremental (Table 2), noise (Table 3), comparison
 (Table 4 and its appendix version), programmed (appendix: rule insertion, no
 training), algorithms (appendix: BPTT, TBPTT, RTRL, UORO); and ours: learning
 (what makes the NSPDA learn: the paper's protocol, the default recipe, data
-only, and the default with the action loss, on every language), and fair
+only, and the default with the action loss, on every language), fair
 (every model of Table 4 under one modern recipe, its learning rate and size
-searched per model and language on the training and select sets).
+searched per model and language on the training and select sets), and
+ablation (the default recipe, and the default without each of its parts:
+runs exact, time to exact).
 
 fair runs in two phases: a search (trials per model and language, stored
 runs like any other), then five seeds of each selected setting. repro fair

@@ -1,0 +1,235 @@
+package tables
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/nspda/nspda/experiment"
+)
+
+// ablationJSON lists the rows of the ablation table: the default recipe,
+// then the default without one of its parts each, by the settings that
+// remove it. The default row is the learning table's, so its runs are the
+// stored ones.
+//
+//go:embed ablation.json
+var ablationJSON []byte
+
+// ablationOrders are the table's orders, third first: a grid run in the
+// table's order finishes every row at third order (M2) before any at
+// second, and `--seeds 2` before `--seeds 3` the first seeds of each.
+var ablationOrders = []int{3, 2}
+
+// ablationMetrics are the detailed table's columns, for each language.
+var ablationMetrics = []Metric{{Kind: Epochs}, {Kind: TestError, Set: "test960"}, {Kind: TestError, Set: "edit960"}, {Kind: Seconds}}
+
+// ablationRows returns the rows of ablation.json, checked: a row whose
+// settings cannot make a valid configuration is a bug of the file.
+func ablationRows() []learningRow {
+	var rows []learningRow
+	dec := json.NewDecoder(bytes.NewReader(ablationJSON))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rows); err != nil {
+		panic(fmt.Sprintf("ablation.json: %v", err))
+	}
+	for _, r := range rows {
+		c, err := r.config(GridOptions{Seeds: 1}, "anbn", 3)
+		if err == nil {
+			err = c.Validate()
+		}
+		if err != nil {
+			panic(fmt.Sprintf("ablation.json: row %q: %v", r.Label, err))
+		}
+	}
+	return rows
+}
+
+func ablationTable(opt GridOptions) *Table {
+	t := &Table{
+		Name:  "ablation",
+		Title: "What each part of the default recipe pays: the default and the default without each part (M1 = 2nd order, M2 = 3rd order)",
+		About: "Leave-one-out ablations of `nspda train`'s default recipe on the five languages: each row removes one part " +
+			"(the list after the tables says which settings), every other setting the default's. A run is exact when it errs " +
+			"on none of the test sets it reports (test60, test480, test960, edit60 and edit960). " +
+			"The default row's runs are the learning table's default runs.",
+		Budgets: "each run's weights selected on the training and select sets (--patience), at most 1500 epochs a size, as the default recipe",
+		figures: []tableFigure{}, // the summary is the result: the runs' curves are the learning table's kind
+		summary: ablationSummary,
+	}
+	for _, g := range allGrammars {
+		for _, m := range ablationMetrics {
+			t.Columns = append(t.Columns, Column{Label: g + " " + m.Name(), Grammar: g})
+		}
+	}
+	rows := ablationRows()
+	for _, order := range ablationOrders {
+		for _, r := range rows {
+			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", r.Label, order-1))
+			t.Cells = append(t.Cells, r.ablationCells(opt, t.Columns, order))
+		}
+	}
+	for _, r := range rows {
+		t.Legend = append(t.Legend, r.legend())
+	}
+	return t
+}
+
+// ablationCells are the row's cells at one order.
+func (r learningRow) ablationCells(opt GridOptions, cols []Column, order int) []Cell {
+	var cells []Cell
+	for ci, col := range cols {
+		m := ablationMetrics[ci%len(ablationMetrics)]
+		if opt.Quick && m.Kind == TestError {
+			cells = append(cells, Cell{Metric: m, Note: "not evaluated with --quick"})
+			continue
+		}
+		cfg, err := r.config(opt, col.Grammar, order)
+		if err != nil {
+			panic(fmt.Sprintf("ablation.json: row %q: %v", r.Label, err)) // ablationRows checked every row
+		}
+		cells = append(cells, Cell{Configs: seeds(cfg, opt.Seeds), Metric: m})
+	}
+	return cells
+}
+
+// ablationLine is one row's runs reduced to the summary's numbers.
+type ablationLine struct {
+	runs, finished, exact int
+	exactSeconds          []float64 // wall seconds of the exact runs
+	exactEpochs           []float64 // epochs of the exact runs
+	seconds               float64   // wall seconds of every finished run
+}
+
+// ablationRow reduces a row's runs, each counted once however many cells
+// show it.
+func ablationRow(cells []Cell, res []CellResult) ablationLine {
+	var l ablationLine
+	seen := map[string]bool{}
+	for j, c := range cells {
+		for _, cfg := range c.Configs {
+			k := cfg.Key()
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			l.runs++
+			if s := res[j].sums[k]; s != nil {
+				l.add(s)
+			}
+		}
+	}
+	return l
+}
+
+// add counts one finished run.
+func (l *ablationLine) add(s *experiment.Summary) {
+	l.finished++
+	l.seconds += s.WallSeconds
+	if exactAll(s) {
+		l.exact++
+		l.exactSeconds = append(l.exactSeconds, s.WallSeconds)
+		l.exactEpochs = append(l.exactEpochs, float64(s.Epochs))
+	}
+}
+
+// exactAll reports whether a run errs on none of the sets it reports,
+// and reports one.
+func exactAll(s *experiment.Summary) bool {
+	for _, r := range s.Sets {
+		if r.Errors != 0 || r.Strings == 0 {
+			return false
+		}
+	}
+	return len(s.Sets) > 0
+}
+
+// median of xs, NaN for none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// cells are the line's cells of the summary table.
+func (l ablationLine) cells() []string {
+	if l.finished == 0 {
+		return []string{fmt.Sprintf("– (0/%d finished)", l.runs), "–", "–", "–", "–"}
+	}
+	exact := fmt.Sprintf("%d/%d", l.exact, l.finished)
+	if l.finished < l.runs {
+		exact += fmt.Sprintf(" (%d/%d finished)", l.finished, l.runs)
+	}
+	total := 0.0
+	for _, s := range l.exactSeconds {
+		total += s
+	}
+	f := func(v float64, prec int) string {
+		if math.IsNaN(v) { // no exact run
+			return "–"
+		}
+		return fmt.Sprintf("%.*f", prec, v)
+	}
+	return []string{exact, f(median(l.exactSeconds), 0), f(total, 0), f(median(l.exactEpochs), 0), fmt.Sprintf("%.0f", l.seconds)}
+}
+
+// ablationSummary writes the table at a glance: per row, over the five
+// languages and the seeds, the runs exact and what they took, and the
+// default's runs of the same languages and seeds beside them, so that a
+// row not yet finished compares with the default on what it has.
+func ablationSummary(b *bytes.Buffer, t *Table, res [][]CellResult) {
+	b.WriteString("At a glance, per row over the five languages and the seeds: the finished runs exact (no error on any test set " +
+		"the run reports) of those finished, \"(f/n finished)\" when not all n are; the median and the total wall seconds of " +
+		"the exact runs (time to exact) and their median epochs; the total wall seconds of every finished run; then the " +
+		"default's runs of the same languages and seeds as the row's finished ones: exact of those, and their total wall seconds. " +
+		"Wall seconds depend on the machine's load (these runs shared their cores with other work): compare them within " +
+		"one table, roughly.\n\n")
+	b.WriteString("| | exact | median s to exact | total s to exact | median epochs (exact) | total s (finished) | default, same runs: exact | default, same runs: total s |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	for i, row := range t.Rows {
+		fmt.Fprintf(b, "| %s |", row)
+		for _, c := range ablationRow(t.Cells[i], res[i]).cells() {
+			fmt.Fprintf(b, " %s |", c)
+		}
+		def := ablationDefault(t, i, res)
+		if def.finished == 0 {
+			b.WriteString(" – | – |\n")
+			continue
+		}
+		fmt.Fprintf(b, " %d/%d | %.0f |\n", def.exact, def.finished, def.seconds)
+	}
+}
+
+// ablationDefault reduces the runs of the default row of row i's order
+// whose language and seed have a finished run in row i.
+func ablationDefault(t *Table, i int, res [][]CellResult) ablationLine {
+	var l ablationLine
+	order := t.Rows[i][strings.LastIndex(t.Rows[i], " "):]
+	d := slices.Index(t.Rows, "default"+order)
+	if d < 0 {
+		return l
+	}
+	seen := map[string]bool{}
+	for j, c := range t.Cells[i] {
+		for s, cfg := range c.Configs {
+			k, dk := cfg.Key(), t.Cells[d][j].Configs[s].Key()
+			if seen[k] || res[i][j].sums[k] == nil || res[d][j].sums[dk] == nil {
+				continue
+			}
+			seen[k] = true
+			l.add(res[d][j].sums[dk])
+		}
+	}
+	return l
+}
