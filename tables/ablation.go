@@ -61,40 +61,24 @@ func ablationTable(opt GridOptions) *Table {
 		figures: []tableFigure{}, // the summary is the result: the runs' curves are the learning table's kind
 		summary: ablationSummary,
 	}
+	var metrics []Metric
 	for _, g := range allGrammars {
 		for _, m := range ablationMetrics {
 			t.Columns = append(t.Columns, Column{Label: g + " " + m.Name(), Grammar: g})
+			metrics = append(metrics, m)
 		}
 	}
 	rows := ablationRows()
 	for _, order := range ablationOrders {
 		for _, r := range rows {
 			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", r.Label, order-1))
-			t.Cells = append(t.Cells, r.ablationCells(opt, t.Columns, order))
+			t.Cells = append(t.Cells, r.cells(opt, t.Columns, metrics, order, "ablation.json"))
 		}
 	}
 	for _, r := range rows {
 		t.Legend = append(t.Legend, r.legend())
 	}
 	return t
-}
-
-// ablationCells are the row's cells at one order.
-func (r learningRow) ablationCells(opt GridOptions, cols []Column, order int) []Cell {
-	var cells []Cell
-	for ci, col := range cols {
-		m := ablationMetrics[ci%len(ablationMetrics)]
-		if opt.Quick && m.Kind == TestError {
-			cells = append(cells, Cell{Metric: m, Note: "not evaluated with --quick"})
-			continue
-		}
-		cfg, err := r.config(opt, col.Grammar, order)
-		if err != nil {
-			panic(fmt.Sprintf("ablation.json: row %q: %v", r.Label, err)) // ablationRows checked every row
-		}
-		cells = append(cells, Cell{Configs: seeds(cfg, opt.Seeds), Metric: m})
-	}
-	return cells
 }
 
 // ablationLine is one row's runs reduced to the summary's numbers.
