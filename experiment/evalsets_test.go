@@ -17,8 +17,8 @@ import (
 	"github.com/nspda/nspda/nn"
 )
 
-// storedNSPDARuns returns the first stored finished NSPDA run (by key) with
-// test sets of each built-in grammar and order, up to perOrder grammars for each order;
+// storedNSPDARuns returns the first stored finished NSPDA run (by key) that
+// keeps its weights, with test sets of each built-in grammar and order, up to perOrder grammars for each order;
 // with all, every stored NSPDA run on a built-in grammar.
 func storedNSPDARuns(t testing.TB, perOrder int, all bool) []string {
 	t.Helper()
@@ -36,8 +36,8 @@ func storedNSPDARuns(t testing.TB, perOrder int, all bool) []string {
 			t.Fatal(err)
 		}
 		order := cfg.TensorOrder()
-		if cfg.Model != "nspda" || cfg.Data != "" || !all && count[order] >= perOrder {
-			continue
+		if cfg.Model != "nspda" || cfg.Data != "" || !all && count[order] >= perOrder || !exists(filepath.Join(dir, ModelFile)) {
+			continue // the store keeps only some runs' weights (Store.Restore)
 		}
 		if _, ok := grammar.Builtin(cfg.Grammar); !ok {
 			continue
@@ -231,7 +231,7 @@ func storedNet(b *testing.B, g string, order, J int) nn.Model {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if sum.Config.Model != "nspda" || sum.Config.Grammar != g || sum.Config.TensorOrder() != order || sum.J != J {
+		if sum.Config.Model != "nspda" || sum.Config.Grammar != g || sum.Config.TensorOrder() != order || sum.J != J || !exists(filepath.Join(dir, ModelFile)) {
 			continue
 		}
 		net, _, err := model.Load(filepath.Join(dir, ModelFile))

@@ -93,6 +93,17 @@ func Names() []string {
 	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "learning-history", "fair", "ablation"}
 }
 
+// DefaultSeeds is the number of seeds a table is made with when none is
+// asked for: five, as the paper's tables; three for the ablation, whose
+// grid (a run per part left out, language, order and seed) costs as much
+// as all the other tables together.
+func DefaultSeeds(name string) int {
+	if name == "ablation" {
+		return 3
+	}
+	return 5
+}
+
 // Grid returns the named table with its runs.
 func Grid(name string, opt GridOptions) (*Table, error) {
 	if opt.Seeds < 1 {

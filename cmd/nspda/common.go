@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -10,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/nn"
@@ -37,9 +41,19 @@ func loadModel(path string) (*loaded, error) {
 	}
 	m, refine, err := model.Load(path)
 	if err != nil {
-		return nil, err
+		return nil, leftOut(path, err)
 	}
 	return &loaded{m, refine}, nil
+}
+
+// leftOut explains a missing model.json of a finished run in a store: the
+// store keeps only some runs' weights, and restore makes the others again.
+func leftOut(path string, err error) error {
+	dir := filepath.Dir(path)
+	if !errors.Is(err, fs.ErrNotExist) || filepath.Base(path) != experiment.ModelFile || !fileExists(filepath.Join(dir, experiment.SummaryFile)) {
+		return err
+	}
+	return fmt.Errorf("%s: the store left this finished run's weights out; 'nspda restore %s --store %s' trains it again and writes them", path, filepath.Base(dir), filepath.Dir(dir))
 }
 
 // classifier returns an evaluation-mode classifier for the model.

@@ -23,6 +23,7 @@ import (
 // reproFlags are the settings of `nspda repro`.
 type reproFlags struct {
 	seeds, workers      int
+	seedsGiven          bool // --seeds (or --quick): every table's; else each its own (tables.DefaultSeeds)
 	quick, tablesOnly   bool
 	noFigures, keepBest bool
 	store, out          string
@@ -77,7 +78,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 			if err := f.check(cmd); err != nil {
 				return err
 			}
-			ts, err := reproTables(args[0], tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
+			ts, err := reproTables(args[0], tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest}, f.seedsGiven)
 			if err != nil {
 				return usageError{err}
 			}
@@ -123,8 +124,8 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 			if ts, err = resolveTables(ts, store); err != nil {
 				return err
 			}
-			prov := tables.NewProvenance(commandLine(cmd, args), tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest})
 			for _, t := range ts {
+				prov := tables.NewProvenance(commandLine(cmd, args), f.options(t.Name))
 				files, err := tables.WriteReport(cmd.Context(), t, store, tables.ReportOptions{
 					Dir: f.out, Provenance: prov, Workers: f.workers, NoFigures: f.noFigures})
 				if err != nil {
@@ -136,7 +137,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 		},
 	}
 	fl := cmd.Flags()
-	fl.IntVar(&f.seeds, "seeds", 5, "runs per cell, with Config.Seed = 1..N (default 1 with --quick)")
+	fl.IntVar(&f.seeds, "seeds", 5, "runs per cell, with Config.Seed = 1..N (default 5, 3 for the ablation; 1 with --quick)")
 	fl.IntVar(&f.workers, "workers", runtime.NumCPU(), "runs (and evaluations) at once")
 	fl.BoolVar(&f.quick, "quick", false, "one seed and tiny budgets: a smoke test of the pipeline, not a measurement")
 	fl.StringVar(&f.store, "store", "results", "results store: one directory per run")
@@ -152,8 +153,19 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 	return cmd
 }
 
+// options are the grid options table name is made with: its own number of
+// seeds unless --seeds or --quick gives one.
+func (f *reproFlags) options(name string) tables.GridOptions {
+	opt := tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest}
+	if !f.seedsGiven {
+		opt.Seeds = tables.DefaultSeeds(name)
+	}
+	return opt
+}
+
 // check validates the flags and fills in defaults that depend on others.
 func (f *reproFlags) check(cmd *cobra.Command) error {
+	f.seedsGiven = cmd.Flags().Changed("seeds") || f.quick
 	if f.quick && !cmd.Flags().Changed("seeds") {
 		f.seeds = 1
 	}
@@ -186,7 +198,7 @@ func (f *reproFlags) check(cmd *cobra.Command) error {
 }
 
 // reproTables builds the named table, or all of them.
-func reproTables(name string, opt tables.GridOptions) ([]*tables.Table, error) {
+func reproTables(name string, opt tables.GridOptions, seedsGiven bool) ([]*tables.Table, error) {
 	names := []string{name}
 	if name == "all" {
 		names = tables.Names()
@@ -195,7 +207,11 @@ func reproTables(name string, opt tables.GridOptions) ([]*tables.Table, error) {
 	}
 	var out []*tables.Table
 	for _, n := range names {
-		t, err := tables.Grid(n, opt)
+		o := opt
+		if !seedsGiven {
+			o.Seeds = tables.DefaultSeeds(n)
+		}
+		t, err := tables.Grid(n, o)
 		if err != nil {
 			return nil, err
 		}
@@ -319,11 +335,14 @@ func emitSlurm(w io.Writer, name string, ts []*tables.Table, f reproFlags) error
 	if err := os.Chmod(script, 0o755); err != nil {
 		return err
 	}
-	grid := fmt.Sprintf("--seeds %d", f.seeds)
+	grid := ""
+	if f.seedsGiven {
+		grid = fmt.Sprintf(" --seeds %d", f.seeds)
+	}
 	if f.quick {
 		grid += " --quick"
 	}
-	then := fmt.Sprintf("nspda repro %s %s --tables-only --store %s", name, grid, store)
+	then := fmt.Sprintf("nspda repro %s%s --tables-only --store %s", name, grid, store)
 	for _, t := range ts {
 		if t.Pending() {
 			then = "the same command again, for the second phase (below)"

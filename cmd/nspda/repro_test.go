@@ -281,3 +281,31 @@ func snapshot(t *testing.T, dir string) map[string][]byte {
 	}
 	return out
 }
+
+// TestReproSeedsPerTable: without --seeds each table has its own number of
+// seeds (the ablation three, the others five), so that `repro all
+// --tables-only` remakes each committed table as it was made; --seeds sets
+// every table's.
+func TestReproSeedsPerTable(t *testing.T) {
+	for _, c := range []struct {
+		given bool
+		want  map[string]int
+	}{
+		{false, map[string]int{"ablation": 3, "learning": 5, "hints": 5}},
+		{true, map[string]int{"ablation": 2, "learning": 2, "hints": 2}},
+	} {
+		ts, err := reproTables("all", tables.GridOptions{Seeds: 2}, c.given)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tb := range ts {
+			want, ok := c.want[tb.Name]
+			if !ok {
+				continue
+			}
+			if got := len(tb.Cells[0][0].Configs); got != want {
+				t.Errorf("--seeds given %v: %s has %d seeds a cell, want %d", c.given, tb.Name, got, want)
+			}
+		}
+	}
+}

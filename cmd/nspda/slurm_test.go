@@ -31,11 +31,6 @@ func lookSlurm(name string) (string, bool) {
 	return "", false
 }
 
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
-}
-
 // slurmCluster is a one-node Slurm (munged, slurmctld, slurmd on
 // localhost) living in a temporary directory.
 type slurmCluster struct {
