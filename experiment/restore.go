@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"github.com/nspda/nspda/internal/atomicfile"
-	"github.com/nspda/nspda/internal/limits"
 )
 
 // A store need not keep every run's weights: a finished run is its
@@ -91,9 +90,9 @@ func sameRun(dir, dir2 string, stored, again *Summary) error {
 	return nil
 }
 
-// readMetrics returns the bytes of the metrics.jsonl in dir.
+// readMetrics returns the bytes of the metrics of the run in dir.
 func readMetrics(dir string) ([]byte, error) {
-	b, err := limits.ReadFile(filepath.Join(dir, MetricsFile), "metrics file", limits.RunFileBytes)
+	b, err := ReadMetrics(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%s has no %s to check a re-created run against", dir, MetricsFile)
 	}

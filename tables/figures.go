@@ -19,7 +19,6 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/nspda/nspda/experiment"
-	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/train"
 )
 
@@ -110,10 +109,10 @@ func band(xs, lo, hi []float64, c color.Color) *plotter.Polygon {
 	return &plotter.Polygon{XYs: []plotter.XYs{ring}, Color: fill, LineStyle: draw.LineStyle{Color: color.Transparent}}
 }
 
-// readMetrics reads a run directory's metrics.jsonl.
+// readMetrics reads a run directory's metrics (experiment.ReadMetrics).
 func readMetrics(dir string) ([]train.Metrics, error) {
 	path := filepath.Join(dir, experiment.MetricsFile)
-	b, err := limits.ReadFile(path, "metrics file", limits.RunFileBytes)
+	b, err := experiment.ReadMetrics(dir)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -64,22 +63,12 @@ runs a document, figure or test reads (docs/reliability.md, "The store").`,
 
 // withoutModel lists the finished runs of store that have no model.json.
 func withoutModel(store string) ([]string, error) {
-	entries, err := os.ReadDir(store)
-	if err != nil {
-		return nil, err
-	}
+	all, err := finishedKeys(store)
 	var keys []string
-	for _, e := range entries {
-		dir := filepath.Join(store, e.Name())
-		if !e.IsDir() || !fileExists(filepath.Join(dir, experiment.SummaryFile)) || fileExists(filepath.Join(dir, experiment.ModelFile)) {
-			continue
+	for _, key := range all {
+		if !fileExists(filepath.Join(store, key, experiment.ModelFile)) {
+			keys = append(keys, key)
 		}
-		keys = append(keys, e.Name())
 	}
-	return keys, nil
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
+	return keys, err
 }

@@ -52,3 +52,37 @@ func TestRestoreCommand(t *testing.T) {
 		t.Errorf("unknown key: exit %d, %q", code, stderr)
 	}
 }
+
+// TestPackCommand: pack gzips a finished run's line files, and the commands
+// that read metrics (curves, restore's check) read the packed run alike.
+func TestPackCommand(t *testing.T) {
+	store := t.TempDir()
+	cfg := smallConfig()
+	if _, _, err := (experiment.Store{Dir: store}).Run(context.Background(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(store, cfg.Key())
+	plain := filepath.Join(t.TempDir(), "plain.svg")
+	if _, stderr, code := cli(t, "curves", "--out", plain, dir); code != 0 {
+		t.Fatalf("curves: %s", stderr)
+	}
+	if stdout, stderr, code := cli(t, "pack", "--store", store); code != 0 || !strings.Contains(stdout, "packed 1 of 1") {
+		t.Fatalf("pack: exit %d, %q %q", code, stdout, stderr)
+	}
+	if !fileExists(filepath.Join(dir, experiment.MetricsFile+".gz")) || fileExists(filepath.Join(dir, experiment.MetricsFile)) {
+		t.Fatal("pack left metrics.jsonl, or wrote no metrics.jsonl.gz")
+	}
+	packed := filepath.Join(t.TempDir(), "packed.svg")
+	if _, stderr, code := cli(t, "curves", "--out", packed, dir); code != 0 {
+		t.Fatalf("curves of a packed run: %s", stderr)
+	}
+	a, _ := os.ReadFile(plain)
+	b, _ := os.ReadFile(packed)
+	if !bytes.Equal(a, b) {
+		t.Error("curves of the packed run differ from the plain run's")
+	}
+	os.Remove(filepath.Join(dir, experiment.ModelFile))
+	if _, stderr, code := cli(t, "restore", cfg.Key(), "--store", store); code != 0 {
+		t.Fatalf("restore of a packed run: %s", stderr)
+	}
+}
