@@ -91,6 +91,9 @@ restarts, probes, polish and final starts with it).`,
 				tf.out = defaultRunDir(cfg)
 			}
 			if tf.resume == "" {
+				if err := saySparse(cmd.ErrOrStderr(), cfg); err != nil {
+					return err
+				}
 				sayHoldOut(w, cfg)
 			}
 			var progress experiment.Progress
