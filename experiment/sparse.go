@@ -48,9 +48,14 @@ func SparseData(cfg Config) (*Sparse, error) {
 	if err != nil {
 		return nil, err
 	}
-	ex, err := readData(lang, cfg.Data)
+	// The files are read and checked as Train reads them, so that bad
+	// input gets Train's error before any warning.
+	ex, _, sel, err := splits(cfg, lang)
 	if err != nil {
 		return nil, err
+	}
+	if cfg.SelectData == "" {
+		ex = append(ex, sel...) // the strings held out of the training file
 	}
 	s := &Sparse{File: cfg.Data, Symbols: lang.PDA.L()}
 	s.Threshold = sparsePerPair * s.Symbols * s.Symbols
@@ -59,10 +64,6 @@ func SparseData(cfg Config) (*Sparse, error) {
 		return nil, nil
 	}
 	if cfg.SelectData != "" {
-		sel, err := readData(lang, cfg.SelectData)
-		if err != nil {
-			return nil, err
-		}
 		s.Select = cfg.SelectData
 		s.SelectPos, _, s.SelectMax = positives(sel)
 	}
