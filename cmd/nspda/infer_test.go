@@ -93,7 +93,9 @@ func TestInferEndToEnd(t *testing.T) {
 		t.Fatal(errs)
 	}
 	got, errs, code := cli(t, "eval", "--model", p("prog.json"), "--data", p("test.jsonl"), "--json")
-	var ev struct{ Sets []struct{ Errors, Strings int } }
+	var ev struct {
+		Sets []struct{ Errors, Strings int }
+	}
 	if code != 0 || json.Unmarshal([]byte(got), &ev) != nil || len(ev.Sets) != 1 || ev.Sets[0].Errors != 0 || ev.Sets[0].Strings == 0 {
 		t.Errorf("eval of the programmed PDA: exit %d, %s%s", code, got, errs)
 	}
