@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -220,5 +221,27 @@ func TestInferChoice(t *testing.T) {
 		if tc.kept == "network" && !strings.Contains(b.String(), "kept: the network, run/model.json: it is better than the PDA") {
 			t.Errorf("output %q", b.String())
 		}
+	}
+}
+
+// TestInferDrawSVG: --dot FILE.svg writes the SVG alone with Graphviz, and
+// says that Graphviz is missing without it.
+func TestInferDrawSVG(t *testing.T) {
+	p, err := grammar.Load("anbn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "p.svg")
+	var b bytes.Buffer
+	err = drawInferred(&b, p.PDA, path)
+	if _, lerr := exec.LookPath("dot"); lerr != nil {
+		if err == nil || !strings.Contains(err.Error(), "Graphviz") {
+			t.Errorf("without Graphviz: %v", err)
+		}
+		return
+	}
+	svg, rerr := os.ReadFile(path)
+	if err != nil || rerr != nil || !bytes.Contains(svg, []byte("<svg")) || b.String() != "drawing -> "+path+"\n" {
+		t.Errorf("%v, %v, %q", err, rerr, b.String())
 	}
 }
