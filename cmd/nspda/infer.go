@@ -15,6 +15,7 @@ import (
 	"github.com/nspda/nspda/extract"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/atomicfile"
+	"github.com/nspda/nspda/train"
 )
 
 // inferFlags are the flags of infer.
@@ -60,7 +61,7 @@ network's model.json is.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.data, "data", "", "the training strings: a JSONL file of {\"string\": ..., \"label\": 0|1}")
-	fl.StringVar(&f.valid, "valid", "", "a validation file (reported; not trained or selected on)")
+	fl.StringVar(&f.valid, "valid", "", "a validation file, scored every epoch (as train --valid) and in the table")
 	fl.StringVar(&f.sel, "select", "", "longer labelled strings to select weights on and to choose between network and PDA (default: the longest 10% of --data, held out)")
 	fl.StringSliceVar(&f.tests, "test", nil, "test files (repeat or comma-separate): reported, never trained or selected on")
 	fl.StringVar(&f.out, "out", "", "the PDA file to write (YAML)")
@@ -150,11 +151,6 @@ func (f *inferFlags) run(ctx context.Context) error {
 		dir = defaultRunDir(cfg)
 	}
 	resume := sameRun(dir, cfg)
-	if !resume {
-		if err := saySparse(f.stderr, cfg); err != nil {
-			return err
-		}
-	}
 	sum, err := f.train(ctx, cfg, dir, resume)
 	if err != nil {
 		return err
@@ -176,14 +172,32 @@ func (f *inferFlags) run(ctx context.Context) error {
 	return nil
 }
 
-// saySparse warns on w when the training data of cfg is sparse
-// (experiment.SparseData).
-func saySparse(w io.Writer, cfg experiment.Config) error {
+// sparseWarning returns the warning that cfg's training data is sparse
+// (experiment.SparseData), or "". Data it cannot read get no warning:
+// training refuses them with the error.
+func sparseWarning(cfg experiment.Config) string {
 	s, err := experiment.SparseData(cfg)
-	if s != nil {
-		fmt.Fprint(w, s.Warning())
+	if err != nil || s == nil {
+		return ""
 	}
-	return err
+	return s.Warning()
+}
+
+// warnFirst returns progress that first writes msg to w at the first epoch,
+// when training has started: a run refused before it gets only its error.
+func warnFirst(w io.Writer, msg string, progress experiment.Progress) experiment.Progress {
+	if msg == "" {
+		return progress
+	}
+	return func(m train.Metrics, seconds float64) {
+		if msg != "" {
+			fmt.Fprint(w, msg)
+			msg = ""
+		}
+		if progress != nil {
+			progress(m, seconds)
+		}
+	}
 }
 
 // sameRun reports whether dir holds a run of cfg (finished or not), which
@@ -208,6 +222,9 @@ func (f *inferFlags) train(ctx context.Context, cfg experiment.Config, dir strin
 	done := func() {}
 	if !f.quiet {
 		progress, done = newProgress(w, cfg.EpochBudget())
+	}
+	if !resume {
+		progress = warnFirst(f.stderr, sparseWarning(cfg), progress)
 	}
 	sum, err := experiment.Train(ctx, cfg, dir, resume, progress)
 	done()

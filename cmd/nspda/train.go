@@ -91,15 +91,15 @@ restarts, probes, polish and final starts with it).`,
 				tf.out = defaultRunDir(cfg)
 			}
 			if tf.resume == "" {
-				if err := saySparse(cmd.ErrOrStderr(), cfg); err != nil {
-					return err
-				}
 				sayHoldOut(w, cfg)
 			}
 			var progress experiment.Progress
 			done := func() {}
 			if !tf.quiet {
 				progress, done = newProgress(w, cfg.EpochBudget())
+			}
+			if tf.resume == "" && cfg.Data != "" {
+				progress = warnFirst(cmd.ErrOrStderr(), sparseWarning(cfg), progress)
 			}
 			sum, err := experiment.Train(cmd.Context(), cfg, tf.out, tf.resume != "", progress)
 			done()
