@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -30,14 +31,10 @@ func stringsUpTo(alphabet string, n int) []string {
 	return all
 }
 
-// TestInferEndToEnd: infer learns aⁿbⁿ from 436 labelled strings (second
-// order, seed 3: 19 epochs, about a second), writes a PDA that is
-// aⁿbⁿ on every string of lengths 1–10 (the exact recognizer's verdicts)
-// and that program, eval and classify read; the report has its fields, the
-// drawing is written, and the same command again reuses the finished run
-// and writes the same PDA, byte for byte.
-func TestInferEndToEnd(t *testing.T) {
-	dir := t.TempDir()
+// anbnData writes train.jsonl, 400 strings of aⁿbⁿ's training split with
+// 36 near misses, and test.jsonl, its test60 split, into dir.
+func anbnData(t *testing.T, dir string) {
+	t.Helper()
 	p := func(name string) string { return filepath.Join(dir, name) }
 	if _, errs, code := cli(t, "generate", "--grammar", "anbn", "--split", "train", "--seed", "1", "--positives", "200", "--negatives", "200", "--out", p("train.jsonl")); code != 0 {
 		t.Fatal(errs)
@@ -60,6 +57,18 @@ func TestInferEndToEnd(t *testing.T) {
 	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestInferEndToEnd: infer learns aⁿbⁿ from 436 labelled strings (second
+// order, seed 3: 19 epochs, about a second), writes a PDA that is
+// aⁿbⁿ on every string of lengths 1–10 (the exact recognizer's verdicts)
+// and that program, eval and classify read; the report has its fields, the
+// drawing is written, and the same command again reuses the finished run
+// and writes the same PDA, byte for byte.
+func TestInferEndToEnd(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	anbnData(t, dir)
 	args := []string{"infer", "--data", p("train.jsonl"), "--test", p("test.jsonl"), "--out", p("anbn.yaml"), "--order", "2", "--seed", "3",
 		"--dir", p("run"), "--report", p("report.json"), "--dot", p("anbn.dot"), "--quiet"}
 	out, errs, code := cli(t, args...)
@@ -243,5 +252,27 @@ func TestInferDrawSVG(t *testing.T) {
 	svg, rerr := os.ReadFile(path)
 	if err != nil || rerr != nil || !bytes.Contains(svg, []byte("<svg")) || b.String() != "drawing -> "+path+"\n" {
 		t.Errorf("%v, %v, %q", err, rerr, b.String())
+	}
+}
+
+// TestInferResume: an interrupted infer names the command that resumes it,
+// and the same command resumes the run and writes the PDA.
+func TestInferResume(t *testing.T) {
+	dir := t.TempDir()
+	anbnData(t, dir)
+	p := func(name string) string { return filepath.Join(dir, name) }
+	args := []string{"infer", "--data", p("train.jsonl"), "--out", p("anbn.yaml"), "--order", "2", "--seed", "3", "--dir", p("run"), "--quiet"}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var o, e strings.Builder
+	if code := run(ctx, args, strings.NewReader(""), &o, &e); code != 1 || !strings.Contains(e.String(), "the same nspda infer command resumes the run in "+p("run")) {
+		t.Fatalf("interrupted: exit %d, stderr %q", code, e.String())
+	}
+	if _, err := os.Stat(p("anbn.yaml")); err == nil {
+		t.Error("an interrupted infer wrote the PDA")
+	}
+	out, errs, code := cli(t, args...)
+	if code != 0 || !strings.Contains(out, "resuming "+p("run")) || !strings.Contains(out, "kept: the PDA") {
+		t.Errorf("again: exit %d:\n%s%s", code, out, errs)
 	}
 }
