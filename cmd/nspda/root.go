@@ -151,6 +151,6 @@ dyck2) or a path to a YAML file describing a deterministic PDA.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{flagError(err)} })
 	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a CPU profile of the command to `FILE` (for go tool pprof)")
 	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
-	root.AddCommand(newTrain(), newModels(), newCurves(), newGenerate(), newProgram(), newEval(), newClassify(), newExtract(), newTrace(), newRepro(), newRun(), newCollect(), newRestore(), newPack(), newVersion())
+	root.AddCommand(newTrain(), newModels(), newCurves(), newGenerate(), newProgram(), newEval(), newClassify(), newExtract(), newInfer(), newTrace(), newRepro(), newRun(), newCollect(), newRestore(), newPack(), newVersion())
 	return root
 }

@@ -98,6 +98,9 @@ restarts, probes, polish and final starts with it).`,
 			if !tf.quiet {
 				progress, done = newProgress(w, cfg.EpochBudget())
 			}
+			if tf.resume == "" && cfg.Data != "" {
+				progress = warnFirst(cmd.ErrOrStderr(), sparseWarning(cfg), progress)
+			}
 			sum, err := experiment.Train(cmd.Context(), cfg, tf.out, tf.resume != "", progress)
 			done()
 			if errors.Is(err, context.Canceled) {
