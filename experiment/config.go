@@ -316,6 +316,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-epochs must be at least 1")
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
+	case c.Portfolio && c.Patience == 0:
+		return fmt.Errorf("portfolio needs patience (its starts end by selection)")
+	case c.Workers < 0:
+		return fmt.Errorf("workers must be at least 1 (or 0 for one per core)")
 	}
 	return c.validateLearning(spec)
 }
@@ -388,10 +392,6 @@ var learningChecks = []learningCheck{
 		errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0 },
 		errorf("final_starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")},
-	{func(c Config, f learningFacts) bool { return c.Portfolio && c.Patience == 0 },
-		errorf("portfolio needs patience (its starts end by selection)")},
-	{func(c Config, f learningFacts) bool { return c.Workers < 0 },
-		errorf("workers must be at least 1 (or 0 for one per core)")},
 	{func(c Config, f learningFacts) bool { return c.Restarts < 0 },
 		errorf("restarts must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Restarts > 0 && c.Patience == 0 },
