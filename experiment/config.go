@@ -213,6 +213,19 @@ type Config struct {
 	// Normalize spells each rule that draws as the paper's does as "" (at
 	// second order "wide", at third "small"; on data files "small").
 	Size string `json:"size,omitempty"`
+	// Portfolio trains the starts of each size independently, several at
+	// once (train.RunPortfolio): each draws its random streams from the
+	// seed and its index alone, with a patience and MaxEpochs of its own,
+	// and the run keeps the first start, in their order, that passes
+	// selection. Another run than the same configuration without it, whose
+	// starts share their streams and patience (omitted from the key when
+	// false). Needs Patience.
+	Portfolio bool `json:"portfolio,omitempty"`
+	// Workers is how many starts of a portfolio train at once (0: one per
+	// core). Not part of the run's identity: the run's files are the same
+	// for every value, so it is neither in the key nor in config.json; a
+	// setting (--opt workers=N) by its tag setting.
+	Workers int `json:"-" setting:"workers"`
 }
 
 // selectSpec is the select split's default: a SelectMax below its MinLen
@@ -303,6 +316,10 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-epochs must be at least 1")
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
+	case c.Portfolio && c.Patience == 0:
+		return fmt.Errorf("portfolio needs patience (its starts end by selection)")
+	case c.Workers < 0:
+		return fmt.Errorf("workers must be at least 1 (or 0 for one per core)")
 	}
 	return c.validateLearning(spec)
 }

@@ -361,6 +361,9 @@ var settingFields = func() map[string]int {
 	t := reflect.TypeFor[Config]()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name == "-" {
+			name = t.Field(i).Tag.Get("setting") // a setting config.json does not hold
+		}
 		if name != "" && name != "-" {
 			m[name] = i
 		}

@@ -72,7 +72,8 @@ const (
 
 // Train runs cfg into dir (created if needed) and returns its summary. With
 // resume, it continues from dir's checkpoint and config, ignoring cfg, on
-// the language of the copy of its spec file the run keeps (GrammarFile); a
+// the language of the copy of its spec file the run keeps (GrammarFile)
+// and with cfg's Workers; a
 // finished run is not trained again, its summary is returned. Without
 // resume, what an earlier run left in dir is removed first. At every moment
 // dir holds either a run that can be resumed or a finished one (summary.json
@@ -88,9 +89,11 @@ func Train(ctx context.Context, cfg Config, dir string, resume bool, progress Pr
 			return nil, err
 		}
 		defer unlock()
+		workers := cfg.Workers // how it runs, not what: not in config.json
 		if cfg, err = readConfig(dir); err != nil {
 			return nil, err
 		}
+		cfg.Workers = workers
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -205,7 +208,7 @@ func (sr *sizeRun) run(ctx context.Context, progress Progress) (res train.Result
 		if session {
 			prior = rec.prior // a second recorder's prior is this session's
 		}
-		res, err = train.Run(ctx, sr.setup.env, sr.setup.settings, rec, sr.from)
+		res, err = sr.train(ctx, rec)
 		rec.close()
 		if errors.Is(err, train.ErrCheckpointMismatch) {
 			return res, 0, changedSince(filepath.Join(sr.dir, CheckpointFile), err)
@@ -217,6 +220,28 @@ func (sr *sizeRun) run(ctx context.Context, progress Progress) (res train.Result
 			return res, 0, err
 		}
 	}
+}
+
+// train trains the size phase in flight: its starts one after another,
+// or with Config.Portfolio as a portfolio on Config.Workers goroutines
+// (0: one per core), each start on a net of its own.
+func (sr *sizeRun) train(ctx context.Context, rec *dirRecorder) (train.Result, error) {
+	cfg := sr.phases[sr.phase]
+	if !cfg.Portfolio {
+		return train.Run(ctx, sr.setup.env, sr.setup.settings, rec, sr.from)
+	}
+	fresh := func() (train.Env, train.Settings, error) {
+		s, err := build(cfg, sr.lang, sr.data)
+		if err != nil {
+			return train.Env{}, train.Settings{}, err
+		}
+		return s.env, s.settings, nil
+	}
+	workers := cfg.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	return train.RunPortfolio(ctx, sr.setup.env, sr.setup.settings, fresh, workers, rec, sr.from)
 }
 
 // widen ends the first size phase, no start of which passed selection: its

@@ -250,6 +250,9 @@ type Metrics struct {
 	// Beta is the training stack's sharpness this epoch (with
 	// Settings.SoftStackBeta0 only).
 	Beta float64 `json:"beta,omitempty"`
+	// Start is the index of the start the epoch belongs to, in a
+	// portfolio run (RunPortfolio) only: Run's metrics never had it.
+	Start int `json:"start,omitempty"`
 }
 
 // Checkpoint is everything needed to continue a run after the epoch it was
@@ -286,6 +289,10 @@ type Checkpoint struct {
 	// StartEpoch is the epoch the current start began after (with
 	// Settings.SoftStackBeta0 only): the sharpness schedule counts from it.
 	StartEpoch int `json:"start_epoch,omitempty"`
+	// Portfolio is how far a portfolio run (RunPortfolio) has come; its
+	// Epoch, Chars, convergence, Selection and Best are those of its
+	// committed starts.
+	Portfolio *Portfolio `json:"portfolio,omitempty"`
 }
 
 // Selection is the state of a run that selects its weights (Settings.Patience).
@@ -405,11 +412,17 @@ type runner struct {
 // newRunner prepares the run of Run: its streams, its state (from the
 // checkpoint from, if not nil), its optimizer and selection.
 func newRunner(env Env, set Settings, rec Recorder, from *Checkpoint) (*runner, error) {
+	return newRunnerOf(env, set, rec, from, 0)
+}
+
+// newRunnerOf is newRunner with the random streams of start index (those
+// of a start of a portfolio, which draws its own; 0: the run's).
+func newRunnerOf(env Env, set Settings, rec Recorder, from *Checkpoint, index int) (*runner, error) {
 	r := &runner{env: env, set: set, sc: newSchedule(set), rec: rec, params: env.Net.Params(),
 		st: &runState{pcg: map[string]*rand.PCG{}}}
 	st := r.st
 	for _, name := range streamNames {
-		st.pcg[name] = rand.NewPCG(set.Seed, StreamSeed(name))
+		st.pcg[name] = rand.NewPCG(set.Seed, startStream(name, index))
 	}
 	r.vecs, r.grads = trained(env)
 	var err error
@@ -475,8 +488,11 @@ func (r *runner) save() error {
 }
 
 // result is what the run ended with; the net gets the weights it keeps.
-func (r *runner) result() Result {
-	cp, params := &r.st.cp, r.params
+func (r *runner) result() Result { return resultOf(&r.st.cp, r.set, r.params) }
+
+// resultOf is what a run that ended in checkpoint cp ended with; params,
+// the net's, get the weights it keeps.
+func resultOf(cp *Checkpoint, set Settings, params []float64) Result {
 	res := Result{Converged: cp.Converged, Epochs: cp.Epoch, Chars: cp.Chars}
 	if cp.Converged {
 		res.Epochs, res.Chars = cp.ConvergedEpoch, cp.ConvergedChars
@@ -484,7 +500,7 @@ func (r *runner) result() Result {
 	if cp.Last != nil {
 		res.TrainAcc = 100 * cp.Last.TrainAcc
 	}
-	if b := cp.Best; r.set.KeepBest && b != nil {
+	if b := cp.Best; set.KeepBest && b != nil {
 		copy(params, b.Params)
 		res.TrainAcc, res.Selected = 100*b.TrainAcc, b.Epoch
 	}

@@ -107,6 +107,7 @@ var settingHelp = map[string]string{
 	"select_rule":          "with patience: rank epochs by training errors first, select errors on a tie (train-first), or by their sum (empty)",
 	"action_rule":          "nspda on a grammar: program gives the net as many action neurons as the PDA's compiled program uses at its order, if more than one per symbol; empty: one per symbol, the paper's",
 	"alphabet":             "with data: the alphabet in order (default: every symbol of the files, sorted)",
+	"portfolio":            "with patience: train the starts independently, --workers at once; the first start in order that passes selection wins (another run than without it)",
 	"lock_step":            "nspda, bptt, batch > 1: train each minibatch in lock-step on the batched kernels (other read draws, so another run; docs/performance.md)",
 }
 

@@ -80,6 +80,7 @@ restarts, probes, polish and final starts with it).`,
 				if cfg, err = resumeConfig(cmd, tf.resume); err != nil {
 					return err
 				}
+				cfg.Workers = tf.cfg.Workers
 				tf.out = tf.resume
 				if err := sayResume(w, tf.resume, cfg); err != nil {
 					return err
@@ -125,7 +126,7 @@ restarts, probes, polish and final starts with it).`,
 	group(f, "data", "grammar", "data", "valid", "select", "test", "hold-out", "data-seed")
 	group(f, "recipe", "recipe", "curriculum", "loss", "patience", "restarts", "probes", "polish", "noise", "refine", "keep-best")
 	group(f, "optimizer", "optimizer", "lr", "batch", "clip-norm", "algo")
-	group(f, "run", "seed", "max-epochs", "out", "resume", "quiet")
+	group(f, "run", "seed", "max-epochs", "workers", "out", "resume", "quiet")
 	groupedUsage(cmd, "model", "data", "recipe", "optimizer", "run")
 	return cmd, tf
 }
@@ -194,6 +195,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config) {
 	f.Float64Var(&cfg.ClipNorm, "clip-norm", cfg.ClipNorm, "bound on each update's gradient norm (0: off)")
 	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: "+train.EstimatorList()+" (default: the model's)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
+	f.IntVar(&cfg.Workers, "workers", cfg.Workers, "with --opt portfolio=true: starts trained at once (0: one per core); the run's files are the same for every value, so --resume takes it too")
 	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs of a size's starts (each size's, with --size both); a polish (--polish) adds at most min(2×--polish, this) and the final starts at most this many: the progress lines count to the run's most")
 	f.VisitAll(func(fl *pflag.Flag) {
 		key := strings.ReplaceAll(fl.Name, "-", "_")
@@ -266,10 +268,10 @@ func asKeys(f *pflag.FlagSet, msg string) string {
 	})
 }
 
-// displayFlags are the flags of train that change only what it prints; any
-// other flag sets the configuration, which a resumed run takes from its
-// config.json.
-var displayFlags = map[string]bool{"resume": true, "quiet": true, "help": true}
+// displayFlags are the flags of train that change only what it prints or
+// how fast it runs; any other flag sets the configuration, which a resumed
+// run takes from its config.json.
+var displayFlags = map[string]bool{"resume": true, "quiet": true, "help": true, "workers": true}
 
 // resumeConfig returns the configuration of the run in dir, refusing the
 // training flags that --resume would otherwise ignore.

@@ -260,3 +260,35 @@ func TestTrainData(t *testing.T) {
 		t.Errorf("--data --edits: exit %d, %q", code, errs)
 	}
 }
+
+// TestTrainWorkers: --workers and --opt workers set how many starts of a
+// portfolio train at once, not the run: the key is the same, --resume takes
+// it, and a portfolio without patience or a negative count is refused.
+func TestTrainWorkers(t *testing.T) {
+	base, err := experiment.Build("", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, set := range [][]experiment.Setting{
+		{{Key: "workers", Value: 3, Name: "--workers"}},
+		{{Key: "workers", Value: 3.0, Name: "--opt workers"}}, // as --opt reads it
+	} {
+		c, err := experiment.Build("", set)
+		if err != nil || c.Workers != 3 || c.Key() != base.Key() {
+			t.Errorf("%s 3: workers %d, key %s (without: %s), %v", set[0].Name, c.Workers, c.Key(), base.Key(), err)
+		}
+	}
+	for args, want := range map[string]string{
+		"--recipe paper --opt portfolio=true": "portfolio needs patience",
+		"--workers -1":                        "workers must be at least 1",
+	} {
+		_, errs, code := cli(t, append([]string{"train", "--quiet", "--out", t.TempDir()}, strings.Fields(args)...)...)
+		if code != 2 || !strings.Contains(errs, want) {
+			t.Errorf("%s: exit %d, stderr %q; want exit 2 and %q", args, code, errs, want)
+		}
+	}
+	dir := interrupted(t, smallConfig())
+	if _, errs, code := cli(t, "train", "--resume", dir, "--workers", "1", "--quiet"); code != 0 {
+		t.Errorf("--resume --workers 1: exit %d, %s", code, errs)
+	}
+}
