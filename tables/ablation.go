@@ -3,7 +3,6 @@ package tables
 import (
 	"bytes"
 	_ "embed"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -30,24 +29,7 @@ var ablationMetrics = []Metric{{Kind: Epochs}, {Kind: TestError, Set: "test960"}
 
 // ablationRows returns the rows of ablation.json, checked: a row whose
 // settings cannot make a valid configuration is a bug of the file.
-func ablationRows() []learningRow {
-	var rows []learningRow
-	dec := json.NewDecoder(bytes.NewReader(ablationJSON))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&rows); err != nil {
-		panic(fmt.Sprintf("ablation.json: %v", err))
-	}
-	for _, r := range rows {
-		c, err := r.config(GridOptions{Seeds: 1}, "anbn", 3)
-		if err == nil {
-			err = c.Validate()
-		}
-		if err != nil {
-			panic(fmt.Sprintf("ablation.json: row %q: %v", r.Label, err))
-		}
-	}
-	return rows
-}
+func ablationRows() []learningRow { return decodeRows("ablation.json", ablationJSON, true) }
 
 func ablationTable(opt GridOptions) *Table {
 	t := &Table{
@@ -114,22 +96,11 @@ func ablationRow(cells []Cell, res []CellResult) ablationLine {
 func (l *ablationLine) add(s *experiment.Summary) {
 	l.finished++
 	l.seconds += s.WallSeconds
-	if exactAll(s) {
+	if exactOn(s, "") {
 		l.exact++
 		l.exactSeconds = append(l.exactSeconds, s.WallSeconds)
 		l.exactEpochs = append(l.exactEpochs, float64(s.Epochs))
 	}
-}
-
-// exactAll reports whether a run errs on none of the sets it reports,
-// and reports one.
-func exactAll(s *experiment.Summary) bool {
-	for _, r := range s.Sets {
-		if r.Errors != 0 || r.Strings == 0 {
-			return false
-		}
-	}
-	return len(s.Sets) > 0
 }
 
 // median of xs, NaN for none.

@@ -40,16 +40,25 @@ type learningRow struct {
 
 // learningRows returns the rows of learning.json, checked: a row whose
 // settings cannot make a configuration is a bug of the file, not of input.
-func learningRows() []learningRow {
+func learningRows() []learningRow { return decodeRows("learning.json", learningJSON, false) }
+
+// decodeRows decodes the rows of an embedded rows file (named file, for the
+// panic) and checks that each makes a configuration, and with validate a
+// valid one: a row that does not is a bug of the file, not of input.
+func decodeRows(file string, data []byte, validate bool) []learningRow {
 	var rows []learningRow
-	dec := json.NewDecoder(bytes.NewReader(learningJSON))
+	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&rows); err != nil {
-		panic(fmt.Sprintf("learning.json: %v", err))
+		panic(fmt.Sprintf("%s: %v", file, err))
 	}
 	for _, r := range rows {
-		if _, err := r.config(GridOptions{Seeds: 1}, "anbn", 3); err != nil {
-			panic(fmt.Sprintf("learning.json: row %q: %v", r.Label, err))
+		c, err := r.config(GridOptions{Seeds: 1}, "anbn", 3)
+		if err == nil && validate {
+			err = c.Validate()
+		}
+		if err != nil {
+			panic(fmt.Sprintf("%s: row %q: %v", file, r.Label, err))
 		}
 	}
 	return rows

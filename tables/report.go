@@ -54,7 +54,6 @@ type CellResult struct {
 	Values    []float64                      // the metric of each finished run that has it, in seed order
 	Budget    float64                        // convergence metrics: the least epochs or characters a non-converged run spent
 	Stats     Stats                          // of Values
-	wall      map[string]float64             // wall seconds of each finished run, by key
 	sums      map[string]*experiment.Summary // the summary of each finished run, by key
 }
 
@@ -80,10 +79,9 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 	r := CellResult{Cell: cell, Budget: math.Inf(1)}
 	err := eachFinished(src, cell.Configs, func(_ int, cfg experiment.Config, sum *experiment.Summary) error {
 		r.Finished++
-		if r.wall == nil {
-			r.wall, r.sums = map[string]float64{}, map[string]*experiment.Summary{}
+		if r.sums == nil {
+			r.sums = map[string]*experiment.Summary{}
 		}
-		r.wall[cfg.Key()] = sum.WallSeconds
 		r.sums[cfg.Key()] = sum
 		if exact(sum) {
 			r.Exact++
@@ -107,10 +105,15 @@ func collateCell(cell Cell, src Source) (CellResult, error) {
 
 // exact reports whether a run errs on none of the paper's test sets
 // (test60, test480, test960) it was evaluated on, and was evaluated on one.
-func exact(s *experiment.Summary) bool {
+func exact(s *experiment.Summary) bool { return exactOn(s, "test") }
+
+// exactOn reports whether a run errs on none of the sets it reports whose
+// name begins with prefix ("": every set, the edit sets too), and reports
+// one.
+func exactOn(s *experiment.Summary, prefix string) bool {
 	n := 0
 	for _, r := range s.Sets {
-		if !strings.HasPrefix(r.Name, "test") {
+		if !strings.HasPrefix(r.Name, prefix) {
 			continue
 		}
 		if r.Errors != 0 || r.Strings == 0 {
@@ -279,8 +282,8 @@ func Compute(t *Table, res [][]CellResult) (finished, runs int, seconds float64)
 			for _, cfg := range t.Cells[i][j].Configs {
 				all[cfg.Key()] = true
 			}
-			for k, w := range r.wall {
-				done[k] = w
+			for k, sum := range r.sums {
+				done[k] = sum.WallSeconds
 			}
 		}
 	}
