@@ -78,7 +78,7 @@ from their checkpoints. --quick uses one seed and tiny budgets (3 epochs, 100 +
 			if err := f.check(cmd); err != nil {
 				return err
 			}
-			ts, err := reproTables(args[0], tables.GridOptions{Seeds: f.seeds, Quick: f.quick, KeepBest: f.keepBest}, f.seedsGiven)
+			ts, err := reproTables(args[0], f.options)
 			if err != nil {
 				return usageError{err}
 			}
@@ -197,8 +197,9 @@ func (f *reproFlags) check(cmd *cobra.Command) error {
 	return nil
 }
 
-// reproTables builds the named table, or all of them.
-func reproTables(name string, opt tables.GridOptions, seedsGiven bool) ([]*tables.Table, error) {
+// reproTables builds the named table, or all of them, each with the grid
+// options options gives for its name.
+func reproTables(name string, options func(table string) tables.GridOptions) ([]*tables.Table, error) {
 	names := []string{name}
 	if name == "all" {
 		names = tables.Names()
@@ -207,11 +208,7 @@ func reproTables(name string, opt tables.GridOptions, seedsGiven bool) ([]*table
 	}
 	var out []*tables.Table
 	for _, n := range names {
-		o := opt
-		if !seedsGiven {
-			o.Seeds = tables.DefaultSeeds(n)
-		}
-		t, err := tables.Grid(n, o)
+		t, err := tables.Grid(n, options(n))
 		if err != nil {
 			return nil, err
 		}

@@ -294,7 +294,8 @@ func TestReproSeedsPerTable(t *testing.T) {
 		{false, map[string]int{"ablation": 3, "learning": 5, "hints": 5}},
 		{true, map[string]int{"ablation": 2, "learning": 2, "hints": 2}},
 	} {
-		ts, err := reproTables("all", tables.GridOptions{Seeds: 2}, c.given)
+		f := &reproFlags{seeds: 2, seedsGiven: c.given}
+		ts, err := reproTables("all", f.options)
 		if err != nil {
 			t.Fatal(err)
 		}
