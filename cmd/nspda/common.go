@@ -94,8 +94,19 @@ func quoteSymbols(rs []rune) string {
 
 // modelAlphabet returns a PDA over the model's alphabet with no transitions,
 // used only to encode strings when no grammar is given.
-func modelAlphabet(m *loaded) (*grammar.PDA, error) {
-	return grammar.New(grammar.PDA{Name: "model", Alphabet: m.Alphabet(), States: []string{"q"}, Accept: []bool{false}})
+func modelAlphabet(m *loaded) (*grammar.PDA, error) { return alphabetPDA(m.Alphabet()) }
+
+// alphabetPDA is a PDA over alphabet with no transitions, to encode strings
+// with.
+func alphabetPDA(alphabet []rune) (*grammar.PDA, error) {
+	return grammar.New(grammar.PDA{Name: "model", Alphabet: alphabet, States: []string{"q"}, Accept: []bool{false}})
+}
+
+// specName is the name a PDA file written to path gives its language: the
+// file's base name without its extension, made valid UTF-8 (a spec file is
+// UTF-8; a file name need not be).
+func specName(path string) string {
+	return strings.ToValidUTF8(strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), "\uFFFD")
 }
 
 // flagGroup is the annotation of a flag that names its heading in its

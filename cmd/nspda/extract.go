@@ -85,8 +85,7 @@ dot is on PATH, beside it the same name with .svg.`,
 			}
 			opt := extract.CheckOptions{MaxLen: maxLen, Seed: seed}
 			opt.Refine, opt.MaxStates = refineOf, maxStates
-			// A spec file is UTF-8; a file name need not be.
-			opt.Name = strings.ToValidUTF8(strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)), "\uFFFD")
+			opt.Name = specName(out)
 			if cmd.Flags().Changed("refine") {
 				if refine < 1 || refine > limits.Refine {
 					return usagef("--refine must be between 1 and %d", limits.Refine)

@@ -84,7 +84,7 @@ func inferFrom(cfg experiment.Config, sum *experiment.Summary, dir, out string) 
 	rep.Order = int(net.Order)
 	opt := extract.CheckOptions{MaxLen: defaultMaxLen(net.L)}
 	opt.Refine, opt.MaxStates = refine, extract.DefaultMaxStates
-	opt.Name = strings.ToValidUTF8(strings.TrimSuffix(filepath.Base(out), filepath.Ext(out)), "\uFFFD")
+	opt.Name = specName(out)
 	res, xrep, err := extract.Check(net, opt)
 	if err != nil {
 		return nil, err
@@ -162,7 +162,7 @@ func (rep *inferReport) score(cfg experiment.Config, net *nspda.Model, refine in
 	if err != nil {
 		return err
 	}
-	alpha, err := grammar.New(grammar.PDA{Name: "model", Alphabet: net.Alphabet, States: []string{"q"}, Accept: []bool{false}})
+	alpha, err := alphabetPDA(net.Alphabet)
 	if err != nil {
 		return err
 	}
