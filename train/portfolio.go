@@ -277,7 +277,7 @@ func (p *portfolio) keep(o *Checkpoint, base int) {
 		p.cp.Selection = &Selection{Epoch: base + sel.Epoch, Errors: sel.Errors, TrainAcc: sel.TrainAcc,
 			SelectErr: sel.SelectErr, LRFactor: 1, Params: slices.Clone(sel.Params)}
 	}
-	if b, kept := o.Best, p.cp.Best; b != nil && (kept == nil || b.ValidAcc > kept.ValidAcc || b.ValidAcc == kept.ValidAcc && b.TrainAcc > kept.TrainAcc) {
+	if b := o.Best; b != nil && p.cp.Best.beatenBy(b.ValidAcc, b.TrainAcc) {
 		p.cp.Best = &Best{Epoch: base + b.Epoch, ValidAcc: b.ValidAcc, TrainAcc: b.TrainAcc, Params: slices.Clone(b.Params)}
 	}
 }

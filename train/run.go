@@ -589,7 +589,7 @@ func restoreHeads(obj *Objective, from [][]float64) error {
 func (st *runState) keepBest(env Env, trainAcc float64, params []float64) {
 	va := accuracy(env, env.Valid)
 	b := st.cp.Best
-	if b != nil && (va < b.ValidAcc || va == b.ValidAcc && trainAcc <= b.TrainAcc) {
+	if !b.beatenBy(va, trainAcc) {
 		return
 	}
 	if b == nil {
@@ -598,6 +598,13 @@ func (st *runState) keepBest(env Env, trainAcc float64, params []float64) {
 	}
 	b.Epoch, b.ValidAcc, b.TrainAcc = st.cp.Epoch, va, trainAcc
 	copy(b.Params, params)
+}
+
+// beatenBy reports whether weights of validation and training accuracy va
+// and ta rank above the best b (nil: none yet): better on the validation
+// set, or as good there and better on the training set.
+func (b *Best) beatenBy(va, ta float64) bool {
+	return b == nil || va > b.ValidAcc || va == b.ValidAcc && ta > b.TrainAcc
 }
 
 // runState is the part of a run a checkpoint saves.
