@@ -132,6 +132,12 @@ func (p *portfolio) run(ctx context.Context) error {
 			running++
 		}
 		if sl := slots[next]; sl != nil && sl.done {
+			// A cancelled run stops at once, as a killed one would, even
+			// when the starts it awaits have all finished: committing them
+			// would end it as if it had not been cancelled.
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			delete(slots, next)
 			over, err := p.commit(p.plan[next], sl.out)
 			if err != nil || over {
