@@ -22,9 +22,6 @@ func (c Config) checkBounds() error {
 	if c.NoiseScale < 0 || c.NoiseScale > maxNoiseScale {
 		return fmt.Errorf("noise-scale must be from 0 to %g, not %g", float64(maxNoiseScale), c.NoiseScale)
 	}
-	if c.InitScale > maxInitScale {
-		return fmt.Errorf("init_scale must be at most %g, not %g", float64(maxInitScale), c.InitScale)
-	}
 	if err := limits.Sizes(c.Hidden, 0); err != nil {
 		return err
 	}
@@ -43,12 +40,7 @@ func (c Config) checkBounds() error {
 	return nil
 }
 
-// Bounds on the real-valued settings: the noise regularizer's β and the
-// factor on the initial weights (the NSPDA's hint strength is bounded by
-// nspda.MaxHintStrength). Both are far above any value that trains (β =
-// 0.2, init-scale about 1) and low enough that the weights they set stay
-// finite.
-const (
-	maxNoiseScale = 10
-	maxInitScale  = 1000
-)
+// maxNoiseScale bounds the noise regularizer's β (the NSPDA's hint
+// strength is bounded by nspda.MaxHintStrength): far above any value that
+// trains (0.2) and low enough that the weights it sets stay finite.
+const maxNoiseScale = 10

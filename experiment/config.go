@@ -72,10 +72,6 @@ type Config struct {
 	// ActionWeight weighs the action loss (the PDA's stack operations as
 	// targets of the action neurons; models with action neurons only).
 	ActionWeight float64 `json:"action_weight,omitempty"`
-	// EconomyWeight weighs a prior towards the no-op on the action neurons
-	// at every input without a PDA operation as target (needs no PDA; models
-	// with action neurons only).
-	EconomyWeight float64 `json:"economy_weight,omitempty"`
 	// NeutralWeight weighs the neutral-symbol prior (train.Objective): each
 	// start pulls the action neurons towards the no-op on one input symbol
 	// in turn, or on none (train.NeutralSymbol; needs no PDA; models with
@@ -95,16 +91,11 @@ type Config struct {
 	Batch int `json:"batch,omitempty"`
 	// ClipNorm bounds each update's gradient norm (0: off).
 	ClipNorm float64 `json:"clip_norm,omitempty"`
-	// InitScale multiplies the model's initial weights before hints (0: 1).
-	InitScale float64 `json:"init_scale,omitempty"`
 	// Patience keeps training past convergence, selecting the weights best
 	// on the training set and the select split (lengths 22–40, or 22 to
 	// SelectMax), and stops after Patience epochs without improvement (0:
 	// stop at convergence).
 	Patience int `json:"patience,omitempty"`
-	// Plateau halves the rate and returns to the best weights after every
-	// Plateau epochs without improvement (needs Patience; 0: off).
-	Plateau int `json:"plateau,omitempty"`
 	// Polish gives a run whose starts all end without perfect weights one
 	// more start from its best weights (its heads' weights 0), by SGD at
 	// the paper's stochastic rate from LR, ending after Polish epochs
@@ -127,20 +118,10 @@ type Config struct {
 	// new weights when its patience runs out, up to Restarts times (needs
 	// Patience); the best over every start is kept.
 	Restarts int `json:"restarts,omitempty"`
-	// RestartSchedule is "" (every start has patience Patience) or "luby"
-	// (start r has patience Patience·luby(r+1), Luby's universal restart
-	// schedule: train.Settings.Luby).
-	RestartSchedule string `json:"restart_schedule,omitempty"`
-	// FirstPatience, when positive, is the patience of the first start
-	// only (train.Settings.FirstPatience).
-	FirstPatience int `json:"first_patience,omitempty"`
 	// Probes short starts of patience ProbePatience run after the
 	// Restarts long ones (train.Settings.Probes).
 	Probes        int `json:"probes,omitempty"`
 	ProbePatience int `json:"probe_patience,omitempty"`
-	// ProbeLong, when positive, gives every ProbeLong-th probe the long
-	// starts' patience (train.Settings.ProbeLong).
-	ProbeLong int `json:"probe_long,omitempty"`
 	// OwnPatience ends a long start after Patience epochs without a
 	// better score of its own rather than of every start so far
 	// (train.Settings.OwnPatience).
@@ -158,11 +139,6 @@ type Config struct {
 	// negatives never show the lengths at which the language has no member
 	// (docs/results.md). Needs a grammar.
 	Edits int `json:"edits,omitempty"`
-	// SelectRule ranks the epochs that patience selects among: "" (the sum
-	// of the training and select error fractions) or "train-first"
-	// (training errors first, select errors on a tie:
-	// train.Settings.TrainFirst). Needs Patience.
-	SelectRule string `json:"select_rule,omitempty"`
 	// ActionRule, for the NSPDA on a grammar, draws its number of action
 	// neurons: "" (one per symbol, the paper's, or the model option
 	// actions) or "program" (as many as the compiled program of the PDA
@@ -247,7 +223,7 @@ func (c Config) Normalize() Config {
 		c.Size = ""
 	}
 	if c.Probes == 0 {
-		c.ProbePatience, c.ProbeLong = 0, 0 // the default's, left behind by --probes 0
+		c.ProbePatience = 0 // the default's, left behind by --probes 0
 	}
 	if c.SelectMax == selectSpec.MaxLen {
 		c.SelectMax = 0
@@ -371,7 +347,7 @@ var learningChecks = []learningCheck{
 			return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
 		}},
 	{func(c Config, f learningFacts) bool {
-		return !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.EconomyWeight) || !finite(c.NeutralWeight)
+		return !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.NeutralWeight)
 	},
 		errorf("loss weights must be finite and at least 0")},
 	{func(c Config, f learningFacts) bool {
@@ -382,12 +358,10 @@ var learningChecks = []learningCheck{
 		}},
 	{func(c Config, f learningFacts) bool { return c.Batch < 0 },
 		errorf("batch must be at least 1 (or 0 for one string per update)")},
-	{func(c Config, f learningFacts) bool { return !finite(c.ClipNorm) || !finite(c.InitScale) },
-		errorf("clip-norm and init_scale must be finite and at least 0")},
-	{func(c Config, f learningFacts) bool { return c.Patience < 0 || c.Plateau < 0 },
-		errorf("patience and plateau must be at least 0")},
-	{func(c Config, f learningFacts) bool { return c.Plateau > 0 && c.Patience == 0 },
-		errorf("plateau needs patience (it halves the rate between selections)")},
+	{func(c Config, f learningFacts) bool { return !finite(c.ClipNorm) },
+		errorf("clip-norm must be finite and at least 0")},
+	{func(c Config, f learningFacts) bool { return c.Patience < 0 },
+		errorf("patience must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Polish < 0 || c.Polish > 0 && c.Patience == 0 },
 		errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0 },
@@ -396,28 +370,14 @@ var learningChecks = []learningCheck{
 		errorf("restarts must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Restarts > 0 && c.Patience == 0 },
 		errorf("restarts need patience (a start ends when its patience runs out)")},
-	{func(c Config, f learningFacts) bool { return c.RestartSchedule != "" && c.RestartSchedule != "luby" },
-		func(c Config) error {
-			return fmt.Errorf("unknown restart schedule %q (want luby, or none for a constant patience)", c.RestartSchedule)
-		}},
-	{func(c Config, f learningFacts) bool { return c.RestartSchedule != "" && c.Restarts == 0 },
-		errorf("a restart schedule needs restarts")},
-	{func(c Config, f learningFacts) bool {
-		return c.FirstPatience < 0 || c.FirstPatience > 0 && c.Restarts == 0
-	},
-		errorf("first_patience must be at least 0 and needs restarts (it is the first start's patience)")},
 	{func(c Config, f learningFacts) bool {
 		return c.Probes < 0 || c.Probes > 0 && (c.Patience == 0 || c.ProbePatience < 1)
 	},
 		errorf("probes must be at least 0 and need patience and a probe_patience of at least 1")},
 	{func(c Config, f learningFacts) bool { return c.ProbePatience < 0 },
 		errorf("probe_patience must be at least 0")},
-	{func(c Config, f learningFacts) bool { return c.ProbeLong < 0 },
-		errorf("probe_long must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.OwnPatience && (c.Patience == 0 || c.Restarts == 0) },
 		errorf("own_patience needs patience and restarts")},
-	{func(c Config, f learningFacts) bool { return c.OwnPatience && c.Plateau > 0 },
-		errorf("own_patience and plateau do not combine: a plateau returns to the best weights of every start")},
 	{func(c Config, f learningFacts) bool {
 		return c.SelectMax != 0 && (c.SelectMax < selectSpec.MinLen || c.SelectMax > dataset.MaxLength)
 	},
@@ -430,16 +390,10 @@ var learningChecks = []learningCheck{
 		func(c Config) error { return fmt.Errorf("edits %d out of range 0..%d", c.Edits, dataset.MaxExamples/2) }},
 	{func(c Config, f learningFacts) bool { return c.Edits > 0 && c.Data != "" },
 		errorf("edits needs a grammar: with --data, put the strings in the files")},
-	{func(c Config, f learningFacts) bool { return c.SelectRule != "" && c.SelectRule != "train-first" },
-		func(c Config) error {
-			return fmt.Errorf("unknown select rule %q (want train-first, or none for the sum of training and select errors)", c.SelectRule)
-		}},
 	{func(c Config, f learningFacts) bool { return c.ActionRule != "" && c.ActionRule != "program" },
 		func(c Config) error {
 			return fmt.Errorf("unknown action rule %q (want program, or none for one action neuron per symbol)", c.ActionRule)
 		}},
-	{func(c Config, f learningFacts) bool { return c.SelectRule != "" && c.Patience == 0 },
-		errorf("select_rule needs patience (it ranks the epochs patience selects among)")},
 	{func(c Config, f learningFacts) bool {
 		return c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != "")
 	},

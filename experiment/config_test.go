@@ -344,26 +344,13 @@ func TestLockStepConfig(t *testing.T) {
 	)
 }
 
-// TestRestartSchedule: "luby" and a first start's patience need restarts,
-// other names and negative patience are refused, and each changes the key
-// only when it is set.
-func TestRestartSchedule(t *testing.T) {
+// TestProbes: probes need patience and a probe patience of at least 1,
+// change the key only when set, and --probes 0 leaves no probe patience
+// behind; own patience is a new key when on and refused without restarts.
+func TestProbes(t *testing.T) {
 	c, _ := Recipe("default")
 	plain := c.Key()
-	c.RestartSchedule = "luby"
-	if err := c.Validate(); err != nil {
-		t.Fatalf("luby with restarts: %v", err)
-	}
-	if c.Key() == plain {
-		t.Error("the luby schedule does not change the key")
-	}
-	f := c
-	f.FirstPatience = 20
-	if err := f.Validate(); err != nil || f.Key() == c.Key() {
-		t.Errorf("first-patience 20: %v, key changed: %v", err, f.Key() != c.Key())
-	}
 	p := c
-	p.RestartSchedule = ""
 	p.Probes, p.ProbePatience = 32, 5
 	if err := p.Validate(); err != nil || p.Key() == plain {
 		t.Errorf("32 probes of patience 5: %v, key changed: %v", err, p.Key() != plain)
@@ -372,7 +359,7 @@ func TestRestartSchedule(t *testing.T) {
 		func(c *Config) { c.Probes = -1 },
 		func(c *Config) { c.ProbePatience = 0 },
 		func(c *Config) { c.ProbePatience = -1 },
-		func(c *Config) { c.Patience, c.Restarts, c.Plateau, c.Polish, c.FinalStarts = 0, 0, 0, 0, 0 },
+		func(c *Config) { c.Patience, c.Restarts, c.Polish, c.FinalStarts = 0, 0, 0, 0 },
 	} {
 		b := p
 		bad(&b)
@@ -381,53 +368,19 @@ func TestRestartSchedule(t *testing.T) {
 		}
 	}
 	off, none := p, p
-	off.Probes, off.ProbeLong = 0, 5
+	off.Probes = 0
 	none.Probes, none.ProbePatience = 0, 0
-	if off = off.Normalize(); off.ProbePatience != 0 || off.ProbeLong != 0 || off.Key() != none.Normalize().Key() {
-		t.Errorf("--probes 0 keeps probe-patience %d, probe-long %d (key as without probes: %v)", off.ProbePatience, off.ProbeLong, off.Key() == none.Key())
+	if off = off.Normalize(); off.ProbePatience != 0 || off.Key() != none.Normalize().Key() {
+		t.Errorf("--probes 0 keeps probe-patience %d (key as without probes: %v)", off.ProbePatience, off.Key() == none.Key())
 	}
-	// --probe-long and --own-patience: new keys when on, refused when
-	// they cannot apply.
-	long, own := p, p
-	long.ProbeLong, own.OwnPatience = 5, true
-	for _, on := range []Config{long, own} {
-		if err := on.Validate(); err != nil || on.Key() == p.Key() {
-			t.Errorf("probe-long %d, own-patience %v: %v, key changed: %v", on.ProbeLong, on.OwnPatience, err, on.Key() != p.Key())
-		}
+	own := p
+	own.OwnPatience = true
+	if err := own.Validate(); err != nil || own.Key() == p.Key() {
+		t.Errorf("own-patience: %v, key changed: %v", err, own.Key() != p.Key())
 	}
-	for _, tc := range []struct {
-		bad  func(*Config)
-		want string
-	}{
-		{func(c *Config) { c.ProbeLong = -1 }, "probe_long"},
-		{func(c *Config) { c.OwnPatience, c.Restarts = true, 0 }, "own_patience needs"},
-		{func(c *Config) { c.OwnPatience, c.Plateau = true, 5 }, "do not combine"},
-	} {
-		b := p
-		tc.bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("want an error with %q, got %v", tc.want, err)
-		}
-	}
-	for _, bad := range []func(*Config){
-		func(c *Config) { c.FirstPatience = -1 },
-		func(c *Config) { c.FirstPatience, c.RestartSchedule, c.Restarts = 20, "", 0 },
-	} {
-		b := c
-		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "first_patience") {
-			t.Errorf("first-patience %d with %d restarts: %v", b.FirstPatience, b.Restarts, err)
-		}
-	}
-	for _, bad := range []func(*Config){
-		func(c *Config) { c.RestartSchedule = "geometric" },
-		func(c *Config) { c.Restarts = 0 },
-	} {
-		b := c
-		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "restart schedule") {
-			t.Errorf("%q with %d restarts: %v", b.RestartSchedule, b.Restarts, err)
-		}
+	own.Restarts = 0
+	if err := own.Validate(); err == nil || !strings.Contains(err.Error(), "own_patience needs") {
+		t.Errorf("own-patience without restarts: %v", err)
 	}
 }
 
@@ -480,7 +433,7 @@ func TestSelectMax(t *testing.T) {
 		func(c *Config) { c.SelectMax = 21 },
 		func(c *Config) { c.SelectMax = -1 },
 		func(c *Config) {
-			c.Patience, c.Restarts, c.Probes, c.Plateau, c.Polish, c.FinalStarts = 0, 0, 0, 0, 0, 0
+			c.Patience, c.Restarts, c.Probes, c.Polish, c.FinalStarts = 0, 0, 0, 0, 0
 		},
 	} {
 		b := long
@@ -596,37 +549,6 @@ func TestSizeRules(t *testing.T) {
 	w.Size = "wide"
 	if w.Key() == c.Key() {
 		t.Error(`"both" and "wide" share a key`)
-	}
-}
-
-// TestSelectRule: --select-rule train-first is a new key, reaches the
-// trainer, and is refused when unknown or without patience.
-func TestSelectRule(t *testing.T) {
-	c, _ := Recipe("data")
-	c.Grammar = "dyck2"
-	tf := c
-	tf.SelectRule = "train-first"
-	if err := tf.Validate(); err != nil || tf.Key() == c.Key() {
-		t.Fatalf("train-first: %v, key changed: %v", err, tf.Key() != c.Key())
-	}
-	for cfg, want := range map[*Config]bool{&c: false, &tf: true} {
-		set, err := settings(*cfg, []train.Example{{Syms: []int{0, 1}, Label: 1}})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if set.TrainFirst != want {
-			t.Errorf("select rule %q gives TrainFirst %v", cfg.SelectRule, set.TrainFirst)
-		}
-	}
-	for _, bad := range []func(*Config){
-		func(c *Config) { c.SelectRule = "sum-first" },
-		func(c *Config) { c.Patience, c.Restarts, c.Probes, c.Plateau, c.SelectMax = 0, 0, 0, 0, 0 },
-	} {
-		b := tf
-		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "select rule") && !strings.Contains(err.Error(), "select_rule") {
-			t.Errorf("select rule %q (patience %d): %v", b.SelectRule, b.Patience, err)
-		}
 	}
 }
 

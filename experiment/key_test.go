@@ -9,7 +9,8 @@ import (
 const storedResults = "../results"
 
 // TestStoredKeys: every stored run's config.json, read the way a resumed run
-// reads it, hashes to the name of its directory. A change to Config's JSON
+// reads it (Migrate, from the schema that wrote it), hashes to the name of
+// its directory. A change to Config's JSON
 // (a field's name, order or omitempty) would orphan every stored result; this
 // test says so.
 func TestStoredKeys(t *testing.T) {

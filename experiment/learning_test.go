@@ -24,8 +24,8 @@ func learning() Config {
 		panic(err)
 	}
 	c.Loss, c.NextWeight, c.LMWeight, c.ActionWeight = "viable", 1, 0.5, 1
-	c.Optimizer, c.LR, c.Batch, c.ClipNorm, c.InitScale = "adam", 0.01, 8, 5, 0.5
-	c.Patience, c.Plateau, c.Restarts, c.MaxEpochs, c.RestartSchedule, c.FirstPatience = 2, 1, 2, 8, "luby", 3
+	c.Optimizer, c.LR, c.Batch, c.ClipNorm = "adam", 0.01, 8, 5
+	c.Patience, c.Restarts, c.MaxEpochs, c.Probes, c.ProbePatience = 2, 2, 8, 2, 1
 	return c
 }
 
@@ -181,7 +181,7 @@ func TestDataTrainsLikeGrammar(t *testing.T) {
 func bothConfig() Config {
 	c := learning()
 	c.Grammar, c.ActionWeight, c.LMWeight = "palindrome", 0, 0
-	c.RestartSchedule, c.FirstPatience, c.Plateau = "", 0, 0
+	c.Probes, c.ProbePatience = 0, 0
 	c.Patience, c.Restarts, c.MaxEpochs, c.Size = 2, 1, 3, "both"
 	return c
 }
@@ -324,13 +324,11 @@ func selectAcc(t *testing.T, dir string, e int) *float64 {
 	return nil
 }
 
-// TestActionTermsNeedActionNeurons: the action loss and the economy prior
-// are refused, with a message that names the model, for a model without
-// action neurons.
+// TestActionTermsNeedActionNeurons: the action loss is refused, with a
+// message that names the model, for a model without action neurons.
 func TestActionTermsNeedActionNeurons(t *testing.T) {
 	for _, set := range []func(c *Config){
 		func(c *Config) { c.ActionWeight = 1 },
-		func(c *Config) { c.EconomyWeight = 0.1 },
 	} {
 		c, _ := Recipe("data")
 		c = c.WithModel("elman")
@@ -339,7 +337,7 @@ func TestActionTermsNeedActionNeurons(t *testing.T) {
 		set(&c)
 		_, err := Train(context.Background(), c, t.TempDir(), false, nil)
 		if err == nil || !strings.Contains(err.Error(), "action neurons (nspda), not elman") {
-			t.Errorf("action weight %g, economy weight %g: got %v, want a refusal that names elman", c.ActionWeight, c.EconomyWeight, err)
+			t.Errorf("action weight %g: got %v, want a refusal that names elman", c.ActionWeight, err)
 		}
 	}
 }

@@ -98,18 +98,16 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 	switch {
 	case c.Loss != "" && !slices.Contains(losses, c.Loss):
 		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
-	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.EconomyWeight) || !finite(c.NeutralWeight):
+	case !finite(c.NextWeight) || !finite(c.LMWeight) || !finite(c.ActionWeight) || !finite(c.NeutralWeight):
 		return fmt.Errorf("loss weights must be finite and at least 0")
 	case c.Optimizer != "" && !slices.Contains(train.Optimizers, c.Optimizer):
 		return fmt.Errorf("unknown optimizer %q (want %s)", c.Optimizer, strings.Join(train.Optimizers, " or "))
 	case c.Batch < 0:
 		return fmt.Errorf("batch must be at least 1 (or 0 for one string per update)")
-	case !finite(c.ClipNorm) || !finite(c.InitScale):
-		return fmt.Errorf("clip-norm and init-scale must be finite and at least 0")
-	case c.Patience < 0 || c.Plateau < 0:
-		return fmt.Errorf("patience and plateau must be at least 0")
-	case c.Plateau > 0 && c.Patience == 0:
-		return fmt.Errorf("plateau needs patience (it halves the rate between selections)")
+	case !finite(c.ClipNorm):
+		return fmt.Errorf("clip-norm must be finite and at least 0")
+	case c.Patience < 0:
+		return fmt.Errorf("patience must be at least 0")
 	case c.Polish < 0 || c.Polish > 0 && c.Patience == 0:
 		return fmt.Errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")
 	case c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0:
@@ -118,22 +116,12 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 		return fmt.Errorf("restarts must be at least 0")
 	case c.Restarts > 0 && c.Patience == 0:
 		return fmt.Errorf("restarts need patience (a start ends when its patience runs out)")
-	case c.RestartSchedule != "" && c.RestartSchedule != "luby":
-		return fmt.Errorf("unknown restart schedule %q (want luby, or none for a constant patience)", c.RestartSchedule)
-	case c.RestartSchedule != "" && c.Restarts == 0:
-		return fmt.Errorf("a restart schedule needs restarts")
-	case c.FirstPatience < 0 || c.FirstPatience > 0 && c.Restarts == 0:
-		return fmt.Errorf("first-patience must be at least 0 and needs restarts (it is the first start's patience)")
 	case c.Probes < 0 || c.Probes > 0 && (c.Patience == 0 || c.ProbePatience < 1):
 		return fmt.Errorf("probes must be at least 0 and need patience and a probe-patience of at least 1")
 	case c.ProbePatience < 0:
 		return fmt.Errorf("probe-patience must be at least 0")
-	case c.ProbeLong < 0:
-		return fmt.Errorf("probe-long must be at least 0")
 	case c.OwnPatience && (c.Patience == 0 || c.Restarts == 0):
 		return fmt.Errorf("own-patience needs patience and restarts")
-	case c.OwnPatience && c.Plateau > 0:
-		return fmt.Errorf("own-patience and plateau do not combine: a plateau returns to the best weights of every start")
 	case c.SelectMax != 0 && (c.SelectMax < selectSpec.MinLen || c.SelectMax > dataset.MaxLength):
 		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
@@ -142,12 +130,8 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 		return fmt.Errorf("edits %d out of range 0..%d", c.Edits, dataset.MaxExamples/2)
 	case c.Edits > 0 && c.Data != "":
 		return fmt.Errorf("edits needs a grammar: with --data, put the strings in the files")
-	case c.SelectRule != "" && c.SelectRule != "train-first":
-		return fmt.Errorf("unknown select rule %q (want train-first, or none for the sum of training and select errors)", c.SelectRule)
 	case c.ActionRule != "" && c.ActionRule != "program":
 		return fmt.Errorf("unknown action rule %q (want program, or none for one action neuron per symbol)", c.ActionRule)
-	case c.SelectRule != "" && c.Patience == 0:
-		return fmt.Errorf("select-rule needs patience (it ranks the epochs patience selects among)")
 	case c.Data == "" && (c.ValidData != "" || c.SelectData != "" || len(c.TestData) > 0 || c.Alphabet != ""):
 		return fmt.Errorf("valid, select, test files and the alphabet go with --data")
 	case c.Data != "" && c.Grammar != "":

@@ -212,6 +212,9 @@ func (c *Config) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return err
 	}
+	if fields, err = dropRemoved(fields); err != nil {
+		return err
+	}
 	var general, own []field
 	for _, f := range fields {
 		probe, _ := json.Marshal(map[string]any{f.key: nil})

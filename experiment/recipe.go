@@ -214,6 +214,9 @@ func (c *Config) setOption(s Setting) error {
 		if has := model.Having(s.Key); has != "" {
 			return fmt.Errorf("%s applies to the %s models only, not %s", s.Name, has, c.Model)
 		}
+		if r, gone := removal(s.Key); gone {
+			return fmt.Errorf("%s: %v", s.Name, r.err())
+		}
 		return fmt.Errorf("%s: no setting or model option has the key %q (--opt help lists them)", s.Name, s.Key)
 	}
 	if err := c.Set(s.Key, s.Value); err != nil {
@@ -326,14 +329,10 @@ var afterOptions = []giveWayRule{
 	{"neutral_weight", func(c Config) bool { return c.NeutralWeight > 0 && c.Model != "nspda" }, func(c *Config) error { c.NeutralWeight = 0; return nil }},
 	{"restarts", func(c Config) bool { return c.Patience == 0 && c.Restarts > 0 }, func(c *Config) error { c.Restarts = 0; return nil }},
 	{"probes", func(c Config) bool { return (c.Patience == 0 || c.ProbePatience < 1) && c.Probes > 0 }, func(c *Config) error { c.Probes = 0; return nil }},
-	{"plateau", func(c Config) bool { return c.Patience == 0 && c.Plateau > 0 }, func(c *Config) error { c.Plateau = 0; return nil }},
 	{"polish", func(c Config) bool { return c.Patience == 0 && c.Polish > 0 }, func(c *Config) error { c.Polish = 0; return nil }},
 	{"final_starts", func(c Config) bool { return c.Patience == 0 && c.FinalStarts > 0 }, func(c *Config) error { c.FinalStarts = 0; return nil }},
 	{"select_max", func(c Config) bool { return c.Patience == 0 && c.SelectMax != 0 }, func(c *Config) error { c.SelectMax = 0; return nil }},
-	{"select_rule", func(c Config) bool { return c.Patience == 0 && c.SelectRule != "" }, func(c *Config) error { c.SelectRule = ""; return nil }},
 	{"own_patience", func(c Config) bool { return (c.Patience == 0 || c.Restarts == 0) && c.OwnPatience }, func(c *Config) error { c.OwnPatience = false; return nil }},
-	{"first_patience", func(c Config) bool { return c.Restarts == 0 && c.FirstPatience > 0 }, func(c *Config) error { c.FirstPatience = 0; return nil }},
-	{"restart_schedule", func(c Config) bool { return c.Restarts == 0 && c.RestartSchedule != "" }, func(c *Config) error { c.RestartSchedule = ""; return nil }},
 	{"neutral_weight", func(c Config) bool { return (c.Patience == 0 || c.Restarts == 0) && c.NeutralWeight > 0 }, func(c *Config) error { c.NeutralWeight = 0; return nil }},
 	// The data recipe's alternating stacks need the superposition stack
 	// and restarts.
@@ -558,6 +557,9 @@ func recipeSettings(n yaml.Node, path string, at func(int, string, ...any) error
 		case k.Kind != yaml.ScalarNode:
 			return nil, at(k.Line, "set: want a setting's key")
 		case !IsSetting(key) && model.Having(key) == "":
+			if r, gone := removal(key); gone {
+				return nil, at(k.Line, "%v", r.err())
+			}
 			return nil, at(k.Line, "unknown setting %q (nspda train --opt help lists them)", key)
 		case slices.ContainsFunc(set, func(s Setting) bool { return s.Key == key }):
 			return nil, at(k.Line, "%s is set twice", key)

@@ -302,11 +302,7 @@ func bothSizes(sum *Summary, first *train.Checkpoint, res train.Result, wide *se
 		sum.Epochs, sum.Chars = first.ConvergedEpoch, first.ConvergedChars
 	}
 	sel := first.Selection
-	wideWins := sel == nil || sel.Params == nil || res.SelectErrors < sel.Errors
-	if cfg.SelectRule == "train-first" && !wideWins {
-		wideWins = train.TrainFirstBeats(res.SelectTrainErr, res.SelectErr, 1-sel.TrainAcc, sel.SelectErr)
-	}
-	if wideWins {
+	if sel == nil || sel.Params == nil || res.SelectErrors < sel.Errors {
 		sum.SizeRule = "wide"
 		if sum.SelectedEpoch > 0 {
 			sum.SelectedEpoch += first.Epoch
@@ -451,8 +447,6 @@ func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 		switch {
 		case cfg.ActionWeight > 0:
 			return nil, fmt.Errorf("the action loss applies to models with action neurons (nspda), not %s", cfg.Model)
-		case cfg.EconomyWeight > 0:
-			return nil, fmt.Errorf("the economy prior applies to models with action neurons (nspda), not %s", cfg.Model)
 		case cfg.NeutralWeight > 0:
 			return nil, fmt.Errorf("the neutral-symbol prior applies to models with action neurons (nspda), not %s", cfg.Model)
 		}
@@ -503,14 +497,8 @@ func build(cfg Config, lang *grammar.Language, d *runData) (*setup, error) {
 	return s, err
 }
 
-// initialize scales freshly drawn weights by cfg.InitScale and writes the
-// hint program (if any) into the net.
+// initialize writes the hint program (if any) into freshly drawn weights.
 func (s *setup) initialize(cfg Config, params []float64, hints *program.Program) error {
-	if cfg.InitScale > 0 {
-		for i := range params {
-			params[i] *= cfg.InitScale
-		}
-	}
 	if hints == nil {
 		return nil
 	}
@@ -563,10 +551,10 @@ func addTargets(exs []train.Example, cfg Config, oracle *grammar.Oracle) {
 // state of size S for an alphabet of L symbols, initialized from the run's
 // seed; nil when there are none.
 func objective(cfg Config, L, S int, rng *rand.Rand) *train.Objective {
-	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 && cfg.EconomyWeight == 0 && cfg.NeutralWeight == 0 {
+	if cfg.NextWeight == 0 && cfg.LMWeight == 0 && cfg.ActionWeight == 0 && cfg.NeutralWeight == 0 {
 		return nil
 	}
-	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, EconomyWeight: cfg.EconomyWeight, NeutralWeight: cfg.NeutralWeight, FinalNeutralWeight: cfg.FinalNeutralWeight}
+	obj := &train.Objective{NextWeight: cfg.NextWeight, LMWeight: cfg.LMWeight, ActionWeight: cfg.ActionWeight, NeutralWeight: cfg.NeutralWeight, FinalNeutralWeight: cfg.FinalNeutralWeight}
 	if cfg.NextWeight > 0 {
 		obj.Next = train.NewHead(L+1, S, 0.1, rng)
 	}
@@ -646,8 +634,8 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Seed:       cfg.Seed,
 		KeepBest:   cfg.KeepBest,
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
-		Patience: cfg.Patience, Plateau: cfg.Plateau, Polish: cfg.Polish, Final: cfg.FinalStarts, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
-		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, ProbeLong: cfg.ProbeLong, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided, TrainFirst: cfg.SelectRule == "train-first",
+		Patience: cfg.Patience, Polish: cfg.Polish, Final: cfg.FinalStarts, Restarts: cfg.Restarts,
+		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided,
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil
@@ -769,9 +757,7 @@ func readConfig(dir string) (Config, error) {
 	if err != nil {
 		return c, fmt.Errorf("cannot resume: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&c); err != nil {
+	if c, err = Migrate(b); err != nil {
 		return c, fmt.Errorf("cannot resume: %s: %s", filepath.Join(dir, ConfigFile), jsonerr.Text(err))
 	}
 	return c, nil

@@ -16,7 +16,7 @@ import (
 
 // TestFairRecipeEveryModel: the fair recipe's learning options (Adam,
 // minibatches, norm clipping, the language-model head, selection on the
-// select split with patience, plateau halving, restarts), with the copied
+// select split with patience, restarts), with the copied
 // label and with the final-step loss, train every model of the fair table
 // for two epochs on a few strings without error.
 func TestFairRecipeEveryModel(t *testing.T) {
@@ -26,7 +26,7 @@ func TestFairRecipeEveryModel(t *testing.T) {
 				c := FairRecipe(r.model, "anbn", r.order, r.rounding)
 				c.LR, c.Hidden, c.Loss = 0.01, 6, loss
 				c.Positives, c.Negatives, c.Batch = 20, 20, 8
-				c.MaxEpochs, c.Patience, c.Plateau, c.Restarts = 2, 1, 1, 1
+				c.MaxEpochs, c.Patience, c.Restarts = 2, 1, 1
 				c.Tests = []string{"test60"}
 				if err := c.Validate(); err != nil {
 					t.Fatal(err)

@@ -87,7 +87,7 @@ func (e *BatchBPTT) GradientBatch(net nn.Net, obj *Objective, exs []Example, ref
 	if obj != nil && (obj.Next != nil || obj.LM != nil) { // Heads() would allocate
 		ls.State = e.terms.State
 	}
-	if obj != nil && (obj.ActionWeight != 0 || obj.EconomyWeight != 0 || obj.NeutralWeight != 0) {
+	if obj != nil && (obj.ActionWeight != 0 || obj.NeutralWeight != 0) {
 		ls.Action = e.terms.Action
 	}
 	loss := e.bt.Backward(ls, grad)

@@ -73,9 +73,6 @@ func (r *runner) rate(s Start, phase Phase) float64 {
 	if set.Optimizer == "adam" && !s.SGD {
 		lr = set.Schedule.LR0
 	}
-	if sel := cp.Selection; sel != nil {
-		lr *= sel.LRFactor
-	}
 	return lr
 }
 
@@ -216,15 +213,8 @@ func (st *runState) selectEpoch(env Env, set Settings, s Start, trainAcc float64
 	sel := st.cp.Selection
 	sel.advance(set, s, st.cp.Epoch, trainAcc, acc, params)
 	spent := s.FromBest && st.polishEpochs() >= s.Epochs
-	switch {
-	case sel.Errors == 0 || sel.SinceBest >= s.Patience || spent:
+	if sel.Errors == 0 || sel.SinceBest >= s.Patience || spent {
 		st.cp.Finished = true
-	case set.Plateau > 0 && sel.SinceBest > 0 && sel.SinceBest%set.Plateau == 0:
-		sel.LRFactor /= 2
-		copy(params, sel.Params)
-		if st.cp.Adam != nil {
-			st.cp.Adam.Reset()
-		}
 	}
 	return 100 * acc
 }
@@ -241,7 +231,7 @@ func (sel *Selection) advance(set Settings, s Start, epoch int, trainAcc, selAcc
 	}
 	switch {
 	case set.beats(sel, trainAcc, selAcc):
-		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr, sel.SinceBest = epoch, score, trainAcc, 1-selAcc, 0
+		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SinceBest = epoch, score, trainAcc, 0
 		sel.Params = append(sel.Params[:0], params...)
 	case own:
 		sel.SinceBest = 0
@@ -252,10 +242,7 @@ func (sel *Selection) advance(set Settings, s Start, epoch int, trainAcc, selAcc
 
 // beats reports whether an epoch with accuracies trainAcc (training set)
 // and selAcc (Env.Select) ranks above sel's best: by the sum of their
-// error fractions, or with TrainFirst by training errors first.
+// error fractions.
 func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
-	if set.TrainFirst {
-		return sel.Params == nil || TrainFirstBeats(1-trainAcc, 1-selAcc, 1-sel.TrainAcc, sel.SelectErr)
-	}
 	return (1-trainAcc)+(1-selAcc) < sel.Errors
 }

@@ -22,12 +22,8 @@ import (
 //	LM:   −log softmax(u)_{x_{t+1}}  on members only, x_{n} = the end marker
 //
 // and the action neurons of symbol t (nn.Actor) are trained towards the
-// PDA's operation on it. Each term has its weight. EconomyWeight weighs a
-// prior that needs no automaton: at every input without a PDA operation as
-// target, the action neurons are pulled towards the no-op, so that a net
-// leaves the stack alone where nothing it is trained on needs the stack.
-// NeutralWeight weighs a prior that needs no automaton either, but is about
-// one symbol: a start of a run (the trainer calls SetNeutral; Settings.
+// PDA's operation on it. Each term has its weight. NeutralWeight weighs a
+// prior that needs no automaton, about one symbol: a start of a run (the trainer calls SetNeutral; Settings.
 // NeutralSymbols) pulls the action neurons towards the no-op at every step
 // of one input symbol, or of none, so that the long starts try, in turn,
 // each symbol as one that leaves the stack alone. FinalNeutralWeight, when
@@ -36,7 +32,7 @@ import (
 type Objective struct {
 	Next, LM                           *Head
 	NextWeight, LMWeight, ActionWeight float64
-	EconomyWeight, NeutralWeight       float64
+	NeutralWeight                      float64
 	FinalNeutralWeight                 float64
 	neutral                            int  // the current start's neutral symbol plus one (0: none)
 	final                              bool // the current start is a final one
@@ -224,9 +220,7 @@ func (o *Objective) actionAt(ex Example, t, it int) bool {
 // iteration it of input t, and whether it has one: on the first iteration
 // of a symbol, the PDA's operation where ex has one (weight ActionWeight),
 // else the no-op on the start's neutral symbol (weight NeutralWeight, or
-// FinalNeutralWeight on a final start), else
-// the no-op of the economy prior (weight EconomyWeight) on every input
-// symbol (the end marker moves no stack).
+// FinalNeutralWeight on a final start); the end marker moves no stack.
 func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on bool) {
 	switch {
 	case o == nil || it != 0:
@@ -235,8 +229,6 @@ func (o *Objective) actionTarget(ex Example, t, it int) (op int, w float64, on b
 		return int(ex.Ops[t]), o.ActionWeight, true
 	case o.NeutralWeight != 0 && t < len(ex.Syms) && ex.Syms[t] == o.neutral-1:
 		return int(grammar.Noop), o.neutralWeight(), true
-	case o.EconomyWeight != 0 && t < len(ex.Syms):
-		return int(grammar.Noop), o.EconomyWeight, true
 	}
 	return 0, 0, false
 }

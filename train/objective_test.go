@@ -42,7 +42,7 @@ func fullObjective(L, S int, seed uint64) *Objective {
 	rng := rand.New(rand.NewPCG(seed, 8))
 	o := &Objective{
 		Next: NewHead(L+1, S, 0.5, rng), LM: NewHead(L+1, S, 0.5, rng),
-		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2, EconomyWeight: 0.3, NeutralWeight: 0.9,
+		NextWeight: 0.7, LMWeight: 1.3, ActionWeight: 2, NeutralWeight: 0.9,
 	}
 	o.SetNeutral(0)
 	return o
@@ -264,45 +264,9 @@ func TestHeadSkipsTrailingZeros(t *testing.T) {
 	}
 }
 
-// TestEconomyTarget: the economy prior's no-op target applies at the first
-// iteration of every input symbol that has no PDA operation as a target,
-// never at the end marker nor at a later iteration; a PDA operation, where
-// the action loss has one, takes precedence with its own weight.
-func TestEconomyTarget(t *testing.T) {
-	ex := Example{Syms: []int{0, 1, 0}, Ops: []int8{1, -1}}
-	obj := &Objective{ActionWeight: 2, EconomyWeight: 0.3}
-	type want struct {
-		op int
-		w  float64
-		on bool
-	}
-	for _, c := range []struct {
-		t, it int
-		want
-	}{
-		{0, 0, want{1, 2, true}},   // the PDA's operation
-		{0, 1, want{0, 0, false}},  // a later iteration
-		{1, 0, want{0, 0.3, true}}, // no operation: the no-op prior
-		{2, 0, want{0, 0.3, true}}, // past ex.Ops
-		{3, 0, want{0, 0, false}},  // the end marker
-	} {
-		op, w, on := obj.actionTarget(ex, c.t, c.it)
-		if (want{op, w, on}) != c.want {
-			t.Errorf("input %d, iteration %d: got (%d, %g, %v), want %+v", c.t, c.it, op, w, on, c.want)
-		}
-	}
-	if _, _, on := (&Objective{ActionWeight: 2}).actionTarget(ex, 1, 0); on {
-		t.Error("without the prior, an input with no operation has an action term")
-	}
-	if op, w, on := (&Objective{EconomyWeight: 0.3}).actionTarget(ex, 0, 0); !on || op != 0 || w != 0.3 {
-		t.Errorf("without the action loss, input 0 has (%d, %g, %v); want the no-op prior", op, w, on)
-	}
-}
-
 // TestNeutralTarget: the neutral-symbol prior pulls the action neurons
 // towards the no-op on the steps of the start's symbol only, after the
-// action loss and before the economy prior; starts cycle through none and
-// each symbol.
+// action loss; starts cycle through none and each symbol.
 func TestNeutralTarget(t *testing.T) {
 	for r, want := range []int{-1, 0, 1, 2, -1, 0} {
 		if got := NeutralSymbol(r, 3); got != want {
@@ -310,7 +274,7 @@ func TestNeutralTarget(t *testing.T) {
 		}
 	}
 	ex := Example{Syms: []int{0, 1, 0, 2}, Ops: []int8{1, -1, -1, -1}}
-	obj := &Objective{ActionWeight: 2, NeutralWeight: 0.5, EconomyWeight: 0.3}
+	obj := &Objective{ActionWeight: 2, NeutralWeight: 0.5}
 	type term struct {
 		op int
 		w  float64
@@ -320,9 +284,9 @@ func TestNeutralTarget(t *testing.T) {
 		start int
 		want  []term // inputs 0..3 and the end marker, iteration 0
 	}{
-		{0, []term{{1, 2, true}, {0, 0.3, true}, {0, 0.3, true}, {0, 0.3, true}, {0, 0, false}}}, // no neutral symbol
-		{1, []term{{1, 2, true}, {0, 0.3, true}, {0, 0.5, true}, {0, 0.3, true}, {0, 0, false}}}, // symbol 0; the PDA's op first
-		{2, []term{{1, 2, true}, {0, 0.5, true}, {0, 0.3, true}, {0, 0.3, true}, {0, 0, false}}}, // symbol 1
+		{0, []term{{1, 2, true}, {0, 0, false}, {0, 0, false}, {0, 0, false}, {0, 0, false}}},  // no neutral symbol
+		{1, []term{{1, 2, true}, {0, 0, false}, {0, 0.5, true}, {0, 0, false}, {0, 0, false}}}, // symbol 0; the PDA's op first
+		{2, []term{{1, 2, true}, {0, 0.5, true}, {0, 0, false}, {0, 0, false}, {0, 0, false}}}, // symbol 1
 	} {
 		obj.SetNeutral(NeutralSymbol(c.start, 3))
 		for i, w := range c.want {

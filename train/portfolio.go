@@ -89,7 +89,7 @@ type slot struct {
 
 // restore sets the committed state from the checkpoint from (nil: none).
 func (p *portfolio) restore(from *Checkpoint) error {
-	p.cp = Checkpoint{Selection: &Selection{Errors: math.Inf(1), LRFactor: 1}, Portfolio: &Portfolio{}}
+	p.cp = Checkpoint{Selection: &Selection{Errors: math.Inf(1)}, Portfolio: &Portfolio{}}
 	if from == nil {
 		return nil
 	}
@@ -281,7 +281,7 @@ func (p *portfolio) commit(s Start, out outcome) (over bool, err error) {
 func (p *portfolio) keep(o *Checkpoint, base int) {
 	if sel := o.Selection; sel != nil && sel.Params != nil && sel.Epoch > 0 && p.set.ranksAbove(sel, p.cp.Selection) {
 		p.cp.Selection = &Selection{Epoch: base + sel.Epoch, Errors: sel.Errors, TrainAcc: sel.TrainAcc,
-			SelectErr: sel.SelectErr, LRFactor: 1, Params: slices.Clone(sel.Params)}
+			Params: slices.Clone(sel.Params)}
 	}
 	if b := o.Best; b != nil && p.cp.Best.beatenBy(b.ValidAcc, b.TrainAcc) {
 		p.cp.Best = &Best{Epoch: base + b.Epoch, ValidAcc: b.ValidAcc, TrainAcc: b.TrainAcc, Params: slices.Clone(b.Params)}
@@ -290,13 +290,7 @@ func (p *portfolio) keep(o *Checkpoint, base int) {
 
 // ranksAbove reports whether selection a ranks above b (Settings.beats).
 func (set Settings) ranksAbove(a, b *Selection) bool {
-	switch {
-	case b.Params == nil:
-		return true
-	case set.TrainFirst:
-		return TrainFirstBeats(1-a.TrainAcc, a.SelectErr, 1-b.TrainAcc, b.SelectErr)
-	}
-	return a.Errors < b.Errors
+	return b.Params == nil || a.Errors < b.Errors
 }
 
 // advance passes over the starts from Portfolio.Next on that the run will

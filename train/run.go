@@ -44,25 +44,11 @@ type Settings struct {
 	// stops once they are perfect on both, after Patience epochs without
 	// improvement, or at MaxEpochs; it ends with the best weights.
 	Patience int
-	// Plateau, when positive (with Patience), halves the rate and returns
-	// to the best weights after every Plateau epochs without improvement.
-	Plateau int
 	// Restarts, with Patience, is how many times a run whose best weights
 	// are not perfect starts again from new initial weights (Env.Init) when
 	// its patience runs out; the curriculum and the optimizer start afresh,
 	// and the best weights over every start are kept.
 	Restarts int
-	// Luby, with Patience and Restarts, gives start r (0-based) the patience
-	// Patience·luby(r+1), luby = 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: the
-	// universal restart schedule of Luby, Sinclair and Zuckerman (1993),
-	// within a logarithmic factor of the best fixed start length for any
-	// distribution of the epochs a start needs: many short starts, and a
-	// few long ones for languages that learn slowly.
-	Luby bool
-	// FirstPatience, when positive, is the patience of the first start
-	// (Patience, or its Luby term, serves the restarts): one long start,
-	// then short ones.
-	FirstPatience int
 	// Probes, when positive (with Patience), adds that many short starts of
 	// patience ProbePatience after the Restarts long ones, drawing
 	// Env.Init(Restarts+1…): a run whose long starts all fail gets many
@@ -71,14 +57,6 @@ type Settings struct {
 	// same as without probes.
 	Probes        int
 	ProbePatience int
-	// ProbeLong, when positive (with Probes), gives every ProbeLong-th
-	// probe (the ProbeLong-th, 2·ProbeLong-th, …) the long starts'
-	// patience instead of ProbePatience: a mix of start lengths for a
-	// language whose starts leave their first plateau only after many
-	// epochs (aⁿbᵐcⁿ), which short probes never
-	// reach, beside the many cheap tries that a policy found at once or
-	// never needs.
-	ProbeLong int
 	// OwnPatience, with Patience and Restarts, ends a long start (the
 	// first and the Restarts after it, not the probes) after Patience
 	// epochs without a better score of its own, instead of without a
@@ -152,11 +130,6 @@ type Settings struct {
 	// them was going to end with imperfect weights; every other run is the
 	// same as without them.
 	Final int
-	// TrainFirst, with Patience, ranks epochs by their training errors
-	// first and by their select errors only on a tie (lexicographic), so
-	// that a net with training errors never wins on its select score; off,
-	// the rank is the sum of the two (Selection.Errors).
-	TrainFirst bool
 }
 
 // lockStep returns the lock-step estimator of set.LockStep (nil: off), or
@@ -301,14 +274,10 @@ type Selection struct {
 	Errors    float64 `json:"errors"`     // its error fraction on the training set plus on Env.Select
 	TrainAcc  float64 `json:"train_acc"`  // its fraction of the training set right
 	SinceBest int     `json:"since_best"` // epochs since it
-	// SelectErr is its error fraction on Env.Select alone (the rank of
-	// Settings.TrainFirst).
-	SelectErr float64 `json:"select_err,omitempty"`
 	// StartBest is the best score (training plus select error fraction)
 	// of the current start, nil before its first epoch; it counts only
 	// with Settings.OwnPatience.
 	StartBest *float64  `json:"start_best,omitempty"`
-	LRFactor  float64   `json:"lr_factor"` // the rate's factor after plateau halvings
 	Params    []float64 `json:"params"`
 }
 
@@ -337,20 +306,6 @@ type Result struct {
 	// run ends with: their error fraction on the training set plus on
 	// Env.Select; 0 when they are perfect on both.
 	SelectErrors float64
-	// SelectTrainErr and SelectErr split SelectErrors into its training and
-	// select error fractions (Settings.TrainFirst ranks by them).
-	SelectTrainErr, SelectErr float64
-}
-
-// TrainFirstBeats reports whether a net with training error fraction
-// train and select error fraction sel ranks above one with bestTrain and
-// bestSel under Settings.TrainFirst: training errors first, select errors
-// on a tie.
-func TrainFirstBeats(train, sel, bestTrain, bestSel float64) bool {
-	if train != bestTrain {
-		return train < bestTrain
-	}
-	return sel < bestSel
 }
 
 // streamNames are the run's independent random streams.
@@ -445,7 +400,7 @@ func newRunnerOf(env Env, set Settings, rec Recorder, from *Checkpoint, index in
 		st.cp.Adam = NewAdam(n)
 	}
 	if set.Patience > 0 && st.cp.Selection == nil {
-		st.cp.Selection = &Selection{Errors: math.Inf(1), LRFactor: 1}
+		st.cp.Selection = &Selection{Errors: math.Inf(1)}
 	}
 	rng := func(name string) *rand.Rand { return rand.New(st.pcg[name]) }
 	r.order, r.reads, r.noise, r.sched = rng("order"), rng("reads"), rng("noise"), rng("schedule")
@@ -506,9 +461,7 @@ func resultOf(cp *Checkpoint, set Settings, params []float64) Result {
 	}
 	if sel := cp.Selection; sel != nil {
 		res.SelectErrors = sel.Errors // +Inf before the first epoch
-		res.SelectTrainErr, res.SelectErr = math.Inf(1), math.Inf(1)
 		if sel.Params != nil {
-			res.SelectTrainErr, res.SelectErr = 1-sel.TrainAcc, sel.SelectErr
 			copy(params, sel.Params)
 			res.TrainAcc, res.Selected = 100*sel.TrainAcc, sel.Epoch
 		}
@@ -538,7 +491,7 @@ func (st *runState) begin(set Settings, fresh []byte) error {
 		return err
 	}
 	st.cp.Finished, st.cp.Last, st.cp.FixedFrom = false, nil, 0
-	st.cp.Selection.SinceBest, st.cp.Selection.LRFactor, st.cp.Selection.StartBest = 0, 1, nil
+	st.cp.Selection.SinceBest, st.cp.Selection.StartBest = 0, nil
 	if set.SoftStackBeta0 > 0 {
 		st.cp.StartEpoch = st.cp.Epoch
 	}

@@ -88,58 +88,13 @@ func TestFixedRate(t *testing.T) {
 	}
 }
 
-// TestLuby: the first terms of Luby's sequence, and the patience each start
-// gets from it and from FirstPatience.
-func TestLuby(t *testing.T) {
-	want := []int{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8, 16, 1}
-	for i, w := range want {
-		if got := luby(i + 1); got != w {
-			t.Errorf("luby(%d) = %d, want %d", i+1, got, w)
-		}
-	}
-	set := Settings{Patience: 5, Luby: true}
-	for r, w := range []int{5, 5, 10, 5, 5, 10, 20} {
-		if got := startOf(set, r).Patience; got != w {
-			t.Errorf("start %d: patience %d, want %d", r, got, w)
-		}
-	}
-	if got := startOf(Settings{Patience: 5}, 6).Patience; got != 5 {
-		t.Errorf("without Luby, start 6: patience %d, want 5", got)
-	}
-	first := Settings{Patience: 5, FirstPatience: 20}
-	for r, w := range []int{20, 5, 5, 5} {
-		if got := startOf(first, r).Patience; got != w {
-			t.Errorf("first patience 20, start %d: patience %d, want %d", r, got, w)
-		}
-	}
-	first.Luby = true
-	for r, w := range []int{20, 5, 10, 5} {
-		if got := startOf(first, r).Patience; got != w {
-			t.Errorf("first patience 20 with Luby, start %d: patience %d, want %d", r, got, w)
-		}
-	}
-}
-
 // TestProbes: the probes come after the long starts, with their own
 // patience.
 func TestProbes(t *testing.T) {
-	set := Settings{Patience: 20, Restarts: 3, Probes: 4, ProbePatience: 5, FirstPatience: 30}
-	for r, w := range []int{30, 20, 20, 20, 5, 5, 5, 5} {
+	set := Settings{Patience: 20, Restarts: 3, Probes: 4, ProbePatience: 5}
+	for r, w := range []int{20, 20, 20, 20, 5, 5, 5, 5} {
 		if got := startOf(set, r).Patience; got != w {
 			t.Errorf("start %d: patience %d, want %d", r, got, w)
-		}
-	}
-	long := set
-	long.ProbeLong = 2 // short starts 2 and 4 (starts 5 and 7) are long
-	for r, w := range []int{30, 20, 20, 20, 5, 20, 5, 20} {
-		if got := startOf(long, r).Patience; got != w {
-			t.Errorf("with ProbeLong 2, start %d: patience %d, want %d", r, got, w)
-		}
-	}
-	set.Luby, set.Patience, set.FirstPatience = true, 2, 0
-	for r, w := range []int{2, 2, 4, 2, 5, 5} {
-		if got := startOf(set, r).Patience; got != w {
-			t.Errorf("with Luby, start %d: patience %d, want %d", r, got, w)
 		}
 	}
 }
@@ -256,7 +211,7 @@ func TestOwnPatience(t *testing.T) {
 		{Settings{Patience: 2, Restarts: 3, NeutralSymbols: 2, NeutralPatience: 9}, 3, []int{1, 2, 3, 4, 5, 6, 7, 0}},
 		{Settings{Patience: 2, Restarts: 3, NeutralSymbols: 2}, 1, []int{1, 2, 3, 4, 5, 6, 7, 0}},
 	} {
-		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, LRFactor: 1, Params: []float64{3}}
+		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, Params: []float64{3}}
 		for e, a := range accs {
 			sel.advance(tc.set, startOf(tc.set, tc.start), 10+e, a, 1, []float64{float64(10 + e)})
 			if sel.SinceBest != tc.since[e] {
@@ -294,32 +249,22 @@ func TestNeutralStarts(t *testing.T) {
 	}
 }
 
-// TestTrainFirst: the sum rule keeps an epoch with training errors when its
-// select score makes up for them; TrainFirst keeps the net that fits the
-// training set, and breaks ties in training errors by select errors.
-func TestTrainFirst(t *testing.T) {
-	// Accuracies (training set, select split) of five epochs in order.
-	epochs := [][2]float64{{0.9, 0.9}, {0.99, 1}, {1, 0.95}, {1, 0.97}, {0.995, 1}}
-	for _, tc := range []struct {
-		set  Settings
-		best []int // the best epoch after each epoch
-	}{
-		{Settings{}, []int{0, 1, 1, 1, 4}},
-		{Settings{TrainFirst: true}, []int{0, 1, 2, 3, 3}},
-	} {
-		sel := &Selection{Errors: math.Inf(1), LRFactor: 1}
-		for e, a := range epochs {
-			if tc.set.beats(sel, a[0], a[1]) {
-				sel.Epoch, sel.Errors, sel.TrainAcc, sel.SelectErr = e, (1-a[0])+(1-a[1]), a[0], 1-a[1]
-				sel.Params = []float64{float64(e)}
-			}
-			if sel.Epoch != tc.best[e] {
-				t.Errorf("TrainFirst %v: best after epoch %d is %d, want %d", tc.set.TrainFirst, e, sel.Epoch, tc.best[e])
-			}
+// TestSelectSum: selection ranks epochs by the sum of their training and
+// select error fractions, so an epoch with training errors wins when its
+// select score makes up for them, and a tie keeps the earlier epoch.
+func TestSelectSum(t *testing.T) {
+	// Accuracies (training set, select split) of six epochs in order.
+	epochs := [][2]float64{{0.9, 0.9}, {0.99, 1}, {1, 0.95}, {1, 0.97}, {0.995, 1}, {1, 0.995}}
+	best := []int{0, 1, 1, 1, 4, 4} // the best epoch after each epoch
+	sel := &Selection{Errors: math.Inf(1)}
+	for e, a := range epochs {
+		if (Settings{}).beats(sel, a[0], a[1]) {
+			sel.Epoch, sel.Errors, sel.TrainAcc = e, (1-a[0])+(1-a[1]), a[0]
+			sel.Params = []float64{float64(e)}
 		}
-	}
-	if TrainFirstBeats(0.01, 0, 0, 0.5) || !TrainFirstBeats(0, 0.4, 0, 0.5) || TrainFirstBeats(0, 0.5, 0, 0.5) {
-		t.Error("TrainFirstBeats: training errors first, then select errors, ties lose")
+		if sel.Epoch != best[e] {
+			t.Errorf("best after epoch %d is %d, want %d", e, sel.Epoch, best[e])
+		}
 	}
 }
 
@@ -694,7 +639,7 @@ func TestPolishStart(t *testing.T) {
 	cur := &counted{Done: 7}
 	fresh, _ := json.Marshal(&counted{})
 	st := &runState{cp: Checkpoint{Epoch: 40, Finished: true,
-		Selection: &Selection{Epoch: 12, Errors: 0.1, LRFactor: 0.5, SinceBest: 5, Params: []float64{1, 2, 3}}}}
+		Selection: &Selection{Epoch: 12, Errors: 0.1, SinceBest: 5, Params: []float64{1, 2, 3}}}}
 	runnerOf := func(set Settings) *runner {
 		return &runner{env: Env{Obj: obj}, set: set, sc: newSchedule(set), st: st, params: params, fresh: fresh}
 	}
@@ -714,8 +659,8 @@ func TestPolishStart(t *testing.T) {
 		t.Errorf("params %v, want the best", params)
 	case slices.ContainsFunc(obj.Next.Params, func(w float64) bool { return w != 0 }):
 		t.Error("the heads' weights are not 0")
-	case sel.LRFactor != 1 || sel.SinceBest != 0 || st.cp.Finished || st.cp.PolishFrom != 41:
-		t.Errorf("factor %v, since best %d, finished %v, polish from %d", sel.LRFactor, sel.SinceBest, st.cp.Finished, st.cp.PolishFrom)
+	case sel.SinceBest != 0 || st.cp.Finished || st.cp.PolishFrom != 41:
+		t.Errorf("since best %d, finished %v, polish from %d", sel.SinceBest, st.cp.Finished, st.cp.PolishFrom)
 	case cur.Done != 0:
 		t.Errorf("curriculum at %d: not fresh", cur.Done)
 	case s.Neutral != -1 || newSchedule(Settings{NeutralSymbols: 2, Polish: 4}).polishStart(0).Neutral != -1:

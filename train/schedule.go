@@ -110,34 +110,22 @@ func (sc schedule) current(cp *Checkpoint) Start {
 	return sc.start(cp.Restart)
 }
 
-// long is long start r: patience Patience (Luby's multiple of it with
-// Luby; FirstPatience for start 0, if set), the neutral symbol
+// long is long start r: patience Patience, the neutral symbol
 // NeutralSymbol(r, NeutralSymbols) with a patience of its own
 // (NeutralPatience, if set).
 func (sc schedule) long(r int) Start {
 	set := sc.set
 	s := sc.fresh(LongStart, r, set.Patience, sc.neutral(r))
 	s.Own = set.OwnPatience
-	switch {
-	case set.NeutralPatience > 0 && s.Neutral >= 0:
+	if set.NeutralPatience > 0 && s.Neutral >= 0 {
 		s.Patience, s.Own = set.NeutralPatience, true
-	case r == 0 && set.FirstPatience > 0:
-		s.Patience = set.FirstPatience
-	case set.Luby:
-		s.Patience = set.Patience * luby(r+1)
 	}
 	return s
 }
 
-// probe is probe r: patience ProbePatience, but the long starts' for every
-// ProbeLong-th probe; no neutral symbol.
+// probe is probe r: patience ProbePatience; no neutral symbol.
 func (sc schedule) probe(r int) Start {
-	set := sc.set
-	s := sc.fresh(ProbeStart, r, set.ProbePatience, -1)
-	if set.ProbeLong > 0 && (r-set.Restarts)%set.ProbeLong == 0 {
-		s.Patience = set.Patience
-	}
-	return s
+	return sc.fresh(ProbeStart, r, sc.set.ProbePatience, -1)
 }
 
 // polishStart is the polish after start r: from the best weights, by SGD,
@@ -289,20 +277,4 @@ func (r *runner) cutShort(s Start) bool {
 func (r *runner) imperfect() bool {
 	sel := r.st.cp.Selection
 	return sel != nil && sel.Params != nil && sel.Errors > 0
-}
-
-// luby returns the i-th term (i ≥ 1) of Luby's sequence 1, 1, 2, 1, 1, 2,
-// 4, 1, 1, 2, 1, 1, 2, 4, 8, …: 2^(k−1) when i = 2^k − 1, else the term at
-// i − 2^(k−1) + 1 for the k with 2^(k−1) ≤ i < 2^k − 1.
-func luby(i int) int {
-	for {
-		k := 1
-		for 1<<k-1 < i {
-			k++
-		}
-		if i == 1<<k-1 {
-			return 1 << (k - 1)
-		}
-		i -= 1<<(k-1) - 1
-	}
 }

@@ -40,8 +40,8 @@ func newArgs(old []string) []string {
 // false and true, and a few words for the flags that take words.
 func oldValues() []string {
 	words := map[string][]string{
-		"size": {"both", "small", "wide", "paper"}, "loss": {"label", "viable"}, "select-rule": {"train-first"},
-		"restart-schedule": {"luby"}, "action-rule": {"", "program"}, "model": {"lstm", "nnpda", "stack-rnn"},
+		"size": {"both", "small", "wide", "paper"}, "loss": {"label", "viable"},
+		"action-rule": {"", "program"}, "model": {"lstm", "nnpda", "stack-rnn"},
 		"data": {"x.jsonl"}, "optimizer": {"sgd"}, "curriculum": {"2il", "il"}, "grammar": {"", "dyck2"},
 		"select": {"s.jsonl"}, "algo": {"tbptt"},
 	}
