@@ -91,10 +91,21 @@ func legacyLearningRecipe(c Config) Config {
 }
 
 func (c Config) legacyValidateLearning(spec nn.Spec) error {
+	for _, part := range []func(nn.Spec) error{c.legacyLearning1, c.legacyLearning2, c.legacyLearning3, c.legacyLearning4, c.legacyLearning5} {
+		if err := part(spec); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// legacyLearning1 is cases 1–7 of the old switch, in order.
+func (c Config) legacyLearning1(spec nn.Spec) error {
 	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
 	hints, _, _ := c.hints()
 	beta0, _, alternate := c.softSchedule()
 	soft := beta0 > 0
+	_, _, _, _, _ = finite, hints, beta0, alternate, soft
 	switch {
 	case c.Loss != "" && !slices.Contains(losses, c.Loss):
 		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
@@ -110,6 +121,18 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 		return fmt.Errorf("patience must be at least 0")
 	case c.Polish < 0 || c.Polish > 0 && c.Patience == 0:
 		return fmt.Errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")
+	}
+	return nil
+}
+
+// legacyLearning2 is cases 8–14 of the old switch, in order.
+func (c Config) legacyLearning2(spec nn.Spec) error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	hints, _, _ := c.hints()
+	beta0, _, alternate := c.softSchedule()
+	soft := beta0 > 0
+	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+	switch {
 	case c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0:
 		return fmt.Errorf("--final-starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")
 	case c.Restarts < 0:
@@ -124,6 +147,18 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 		return fmt.Errorf("own-patience needs patience and restarts")
 	case c.SelectMax != 0 && (c.SelectMax < selectSpec.MinLen || c.SelectMax > dataset.MaxLength):
 		return fmt.Errorf("select-max %d out of range %d..%d (the select split's strings start at length %d)", c.SelectMax, selectSpec.MinLen, dataset.MaxLength, selectSpec.MinLen)
+	}
+	return nil
+}
+
+// legacyLearning3 is cases 15–21 of the old switch, in order.
+func (c Config) legacyLearning3(spec nn.Spec) error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	hints, _, _ := c.hints()
+	beta0, _, alternate := c.softSchedule()
+	soft := beta0 > 0
+	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+	switch {
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
 		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
 	case c.Edits < 0 || c.Edits > dataset.MaxExamples/2:
@@ -138,6 +173,18 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 		return fmt.Errorf("--data trains without a grammar: drop --grammar")
 	case c.Data != "" && (c.needsPDA() || hints > 0 || c.deadHint()):
 		return fmt.Errorf("--data has no automaton: viable and next-symbol targets, the action loss and hints need --grammar")
+	}
+	return nil
+}
+
+// legacyLearning4 is cases 22–28 of the old switch, in order.
+func (c Config) legacyLearning4(spec nn.Spec) error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	hints, _, _ := c.hints()
+	beta0, _, alternate := c.softSchedule()
+	soft := beta0 > 0
+	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+	switch {
 	case c.Data != "" && c.Patience > 0 && c.SelectData == "" && c.HoldOut == 0:
 		return fmt.Errorf("--patience with --data needs --select F.jsonl or --hold-out N (the strings to select on)")
 	case c.HoldOut < 0 || c.HoldOut > 50:
@@ -152,6 +199,18 @@ func (c Config) legacyValidateLearning(spec nn.Spec) error {
 		return fmt.Errorf("unknown size rule %q (want %s, or none for the paper's)", c.Size, strings.Join(sizes, " or "))
 	case c.Size != "" && spec.Size == nil && c.Data == "":
 		return fmt.Errorf("the size rule applies to the %s model only", sized())
+	}
+	return nil
+}
+
+// legacyLearning5 is cases 29–34 of the old switch, in order.
+func (c Config) legacyLearning5(spec nn.Spec) error {
+	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+	hints, _, _ := c.hints()
+	beta0, _, alternate := c.softSchedule()
+	soft := beta0 > 0
+	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+	switch {
 	case c.Size == "both" && (c.Patience == 0 || c.Hidden != 0):
 		return fmt.Errorf("--size both needs --patience (selection decides whether the wide size runs) and no --hidden")
 	case c.NeutralWeight > 0 && (c.Patience == 0 || c.Restarts == 0):
