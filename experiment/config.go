@@ -221,6 +221,12 @@ type Config struct {
 	// starts share their streams and patience (omitted from the key when
 	// false). Needs Patience.
 	Portfolio bool `json:"portfolio,omitempty"`
+	// StartEpochs and ProbeEpochs, with Portfolio, end each long or final
+	// start (StartEpochs) and each probe (ProbeEpochs) after that many
+	// epochs of its own if its patience has not ended it before
+	// (train.Settings.StartEpochs; 0: no bound, omitted from the key).
+	StartEpochs int `json:"start_epochs,omitempty"`
+	ProbeEpochs int `json:"probe_epochs,omitempty"`
 	// Workers is how many starts of a portfolio train at once (0: one per
 	// core). Not part of the run's identity: the run's files are the same
 	// for every value, so it is neither in the key nor in config.json; a
@@ -412,6 +418,12 @@ var learningChecks = []learningCheck{
 		errorf("probes must be at least 0 and need patience and a probe_patience of at least 1")},
 	{func(c Config, f learningFacts) bool { return c.ProbePatience < 0 },
 		errorf("probe_patience must be at least 0")},
+	{func(c Config, f learningFacts) bool { return c.StartEpochs < 0 || c.ProbeEpochs < 0 },
+		errorf("start_epochs and probe_epochs must be at least 0")},
+	{func(c Config, f learningFacts) bool { return (c.StartEpochs > 0 || c.ProbeEpochs > 0) && !c.Portfolio },
+		errorf("start_epochs and probe_epochs need portfolio (a plain run's starts end by their shared patience)")},
+	{func(c Config, f learningFacts) bool { return c.ProbeEpochs > 0 && c.Probes == 0 },
+		errorf("probe_epochs needs probes")},
 	{func(c Config, f learningFacts) bool { return c.ProbeLong < 0 },
 		errorf("probe_long must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.OwnPatience && (c.Patience == 0 || c.Restarts == 0) },

@@ -648,6 +648,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Plateau: cfg.Plateau, Polish: cfg.Polish, Final: cfg.FinalStarts, Restarts: cfg.Restarts, Luby: cfg.RestartSchedule == "luby", FirstPatience: cfg.FirstPatience,
 		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, ProbeLong: cfg.ProbeLong, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided, TrainFirst: cfg.SelectRule == "train-first",
+		StartEpochs: cfg.StartEpochs, ProbeEpochs: cfg.ProbeEpochs,
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil

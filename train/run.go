@@ -152,6 +152,13 @@ type Settings struct {
 	// them was going to end with imperfect weights; every other run is the
 	// same as without them.
 	Final int
+	// StartEpochs and ProbeEpochs, when positive, end each start of a
+	// portfolio (RunPortfolio) from new weights after that many epochs of
+	// its own, if its patience has not ended it before: StartEpochs the
+	// long and final starts, ProbeEpochs the probes. Run has no such
+	// bound: its starts share one patience, which ends a start that does
+	// not beat the earlier starts' best (Start.Epochs).
+	StartEpochs, ProbeEpochs int
 	// TrainFirst, with Patience, ranks epochs by their training errors
 	// first and by their select errors only on a tie (lexicographic), so
 	// that a net with training errors never wins on its select score; off,

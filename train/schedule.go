@@ -49,7 +49,9 @@ type Start struct {
 	// counted from the start's first, whatever Settings.Optimizer and the
 	// curriculum's phase.
 	SGD bool
-	// Epochs, with FromBest, ends the start after that many epochs.
+	// Epochs, when positive, ends the start after that many epochs of its
+	// own: the polish (FromBest) in every run, a start from new weights in
+	// a portfolio only (Settings.StartEpochs, Settings.ProbeEpochs).
 	Epochs int
 }
 
@@ -117,7 +119,7 @@ func (sc schedule) current(cp *Checkpoint) Start {
 func (sc schedule) long(r int) Start {
 	set := sc.set
 	s := sc.fresh(LongStart, r, set.Patience, sc.neutral(r))
-	s.Own = set.OwnPatience
+	s.Own, s.Epochs = set.OwnPatience, set.StartEpochs
 	switch {
 	case set.NeutralPatience > 0 && s.Neutral >= 0:
 		s.Patience, s.Own = set.NeutralPatience, true
@@ -134,8 +136,9 @@ func (sc schedule) long(r int) Start {
 func (sc schedule) probe(r int) Start {
 	set := sc.set
 	s := sc.fresh(ProbeStart, r, set.ProbePatience, -1)
+	s.Epochs = set.ProbeEpochs
 	if set.ProbeLong > 0 && (r-set.Restarts)%set.ProbeLong == 0 {
-		s.Patience = set.Patience
+		s.Patience, s.Epochs = set.Patience, set.StartEpochs
 	}
 	return s
 }
@@ -154,7 +157,7 @@ func (sc schedule) polishStart(r int) Start {
 func (sc schedule) final(r int) Start {
 	set := sc.set
 	s := sc.fresh(FinalStart, r, set.Patience, sc.neutral(r-sc.lastProbe))
-	s.Own, s.FinalPrior = true, true
+	s.Own, s.FinalPrior, s.Epochs = true, true, set.StartEpochs
 	if set.NeutralPatience > 0 {
 		s.Patience = set.NeutralPatience
 	}
