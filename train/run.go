@@ -155,7 +155,8 @@ type Settings struct {
 	// StartEpochs and ProbeEpochs, when positive, end each start of a
 	// portfolio (RunPortfolio) from new weights after that many epochs of
 	// its own, if its patience has not ended it before: StartEpochs the
-	// long and final starts, ProbeEpochs the probes. Run has no such
+	// long and final starts (and the probes that ProbeLong gives the long
+	// starts' patience), ProbeEpochs the other probes. Run has no such
 	// bound: its starts share one patience, which ends a start that does
 	// not beat the earlier starts' best (Start.Epochs).
 	StartEpochs, ProbeEpochs int
