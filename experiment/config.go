@@ -322,12 +322,28 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-epochs must be at least 1")
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
+	}
+	if err := c.checkPortfolio(); err != nil {
+		return err
+	}
+	return c.validateLearning(spec)
+}
+
+// checkPortfolio reports the first portfolio setting that cannot work.
+func (c Config) checkPortfolio() error {
+	switch {
 	case c.Portfolio && c.Patience == 0:
 		return fmt.Errorf("portfolio needs patience (its starts end by selection)")
 	case c.Workers < 0:
 		return fmt.Errorf("workers must be at least 1 (or 0 for one per core)")
+	case c.StartEpochs < 0 || c.ProbeEpochs < 0:
+		return fmt.Errorf("start_epochs and probe_epochs must be at least 0")
+	case (c.StartEpochs > 0 || c.ProbeEpochs > 0) && !c.Portfolio:
+		return fmt.Errorf("start_epochs and probe_epochs need portfolio (a plain run's starts end by their shared patience)")
+	case c.ProbeEpochs > 0 && c.Probes == 0:
+		return fmt.Errorf("probe_epochs needs probes")
 	}
-	return c.validateLearning(spec)
+	return nil
 }
 
 // losses are the values of Config.Loss.
@@ -418,12 +434,6 @@ var learningChecks = []learningCheck{
 		errorf("probes must be at least 0 and need patience and a probe_patience of at least 1")},
 	{func(c Config, f learningFacts) bool { return c.ProbePatience < 0 },
 		errorf("probe_patience must be at least 0")},
-	{func(c Config, f learningFacts) bool { return c.StartEpochs < 0 || c.ProbeEpochs < 0 },
-		errorf("start_epochs and probe_epochs must be at least 0")},
-	{func(c Config, f learningFacts) bool { return (c.StartEpochs > 0 || c.ProbeEpochs > 0) && !c.Portfolio },
-		errorf("start_epochs and probe_epochs need portfolio (a plain run's starts end by their shared patience)")},
-	{func(c Config, f learningFacts) bool { return c.ProbeEpochs > 0 && c.Probes == 0 },
-		errorf("probe_epochs needs probes")},
 	{func(c Config, f learningFacts) bool { return c.ProbeLong < 0 },
 		errorf("probe_long must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.OwnPatience && (c.Patience == 0 || c.Restarts == 0) },
