@@ -197,6 +197,12 @@ type Config struct {
 	// starts share their streams and patience (omitted from the key when
 	// false). Needs Patience.
 	Portfolio bool `json:"portfolio,omitempty"`
+	// StartEpochs and ProbeEpochs, with Portfolio, end each long or final
+	// start (StartEpochs) and each probe (ProbeEpochs) after that many
+	// epochs of its own if its patience has not ended it before
+	// (train.Settings.StartEpochs; 0: no bound, omitted from the key).
+	StartEpochs int `json:"start_epochs,omitempty"`
+	ProbeEpochs int `json:"probe_epochs,omitempty"`
 	// Workers is how many starts of a portfolio train at once (0: one per
 	// core). Not part of the run's identity: the run's files are the same
 	// for every value, so it is neither in the key nor in config.json; a
@@ -292,12 +298,28 @@ func (c Config) Validate() error {
 		return fmt.Errorf("max-epochs must be at least 1")
 	case c.Window < 1:
 		return fmt.Errorf("window must be at least 1")
+	}
+	if err := c.checkPortfolio(); err != nil {
+		return err
+	}
+	return c.validateLearning(spec)
+}
+
+// checkPortfolio reports the first portfolio setting that cannot work.
+func (c Config) checkPortfolio() error {
+	switch {
 	case c.Portfolio && c.Patience == 0:
 		return fmt.Errorf("portfolio needs patience (its starts end by selection)")
 	case c.Workers < 0:
 		return fmt.Errorf("workers must be at least 1 (or 0 for one per core)")
+	case c.StartEpochs < 0 || c.ProbeEpochs < 0:
+		return fmt.Errorf("start_epochs and probe_epochs must be at least 0")
+	case (c.StartEpochs > 0 || c.ProbeEpochs > 0) && !c.Portfolio:
+		return fmt.Errorf("start_epochs and probe_epochs need portfolio (a plain run's starts end by their shared patience)")
+	case c.ProbeEpochs > 0 && c.Probes == 0:
+		return fmt.Errorf("probe_epochs needs probes")
 	}
-	return c.validateLearning(spec)
+	return nil
 }
 
 // losses are the values of Config.Loss.

@@ -732,3 +732,51 @@ func TestFinalStarts(t *testing.T) {
 		t.Errorf("size phases' final neutral weights %g, %g; want 0, 3", ph[0].FinalNeutralWeight, ph[1].FinalNeutralWeight)
 	}
 }
+
+// TestStartEpochs: start_epochs and probe_epochs bound a portfolio's
+// starts (train.Settings); each is a new key when set, none when 0, and
+// they are refused negative, without portfolio, and probe_epochs without
+// probes.
+func TestStartEpochs(t *testing.T) {
+	p, err := Recipe("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Portfolio = true
+	keys := map[string]bool{p.Key(): true}
+	for _, on := range []func(*Config){
+		func(c *Config) { c.StartEpochs = 20 },
+		func(c *Config) { c.ProbeEpochs = 4 },
+		func(c *Config) { c.StartEpochs, c.ProbeEpochs = 20, 4 },
+	} {
+		c := p
+		on(&c)
+		if err := c.Validate(); err != nil {
+			t.Errorf("start_epochs %d, probe_epochs %d: %v", c.StartEpochs, c.ProbeEpochs, err)
+		}
+		if keys[c.Key()] {
+			t.Errorf("start_epochs %d, probe_epochs %d: a key another configuration has", c.StartEpochs, c.ProbeEpochs)
+		}
+		keys[c.Key()] = true
+		set, err := settings(c, []train.Example{{Syms: []int{0}}})
+		if err != nil || set.StartEpochs != c.StartEpochs || set.ProbeEpochs != c.ProbeEpochs {
+			t.Errorf("start_epochs %d, probe_epochs %d: settings %d, %d (%v)", c.StartEpochs, c.ProbeEpochs, set.StartEpochs, set.ProbeEpochs, err)
+		}
+	}
+	for _, tc := range []struct {
+		bad  func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.StartEpochs = -1 }, "at least 0"},
+		{func(c *Config) { c.ProbeEpochs = -1 }, "at least 0"},
+		{func(c *Config) { c.StartEpochs, c.Portfolio = 20, false }, "need portfolio"},
+		{func(c *Config) { c.ProbeEpochs, c.Portfolio = 4, false }, "need portfolio"},
+		{func(c *Config) { c.ProbeEpochs, c.Probes = 4, 0 }, "needs probes"},
+	} {
+		b := p
+		tc.bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error with %q, got %v", tc.want, err)
+		}
+	}
+}

@@ -636,6 +636,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Optimizer:  cfg.Optimizer, Batch: cfg.Batch, ClipNorm: cfg.ClipNorm,
 		Patience: cfg.Patience, Polish: cfg.Polish, Final: cfg.FinalStarts, Restarts: cfg.Restarts,
 		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided,
+		StartEpochs: cfg.StartEpochs, ProbeEpochs: cfg.ProbeEpochs,
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil

@@ -199,7 +199,7 @@ func (p *portfolio) train(ctx context.Context, s Start, best *Selection) (out ou
 		if err != nil {
 			return outcome{err: err}
 		}
-		if over || r.ended(s) {
+		if over || r.ended(s) || s.Epochs > 0 && r.st.cp.Epoch >= s.Epochs {
 			break
 		}
 	}

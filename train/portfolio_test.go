@@ -218,3 +218,95 @@ func TestPortfolioResume(t *testing.T) {
 		}
 	}
 }
+
+// TestPortfolioStartEpochs: with StartEpochs and ProbeEpochs a portfolio
+// that no start passes ends each long or final start after at most
+// StartEpochs epochs and each probe after ProbeEpochs, and each start's
+// epochs are the first ones of the same start without the bounds (a bound
+// cuts a start, it changes none of its epochs); on 1 and 2 workers alike.
+func TestPortfolioStartEpochs(t *testing.T) {
+	env := func() Env {
+		_, e := twinEnv(t, nil)
+		return e
+	}
+	loose := func() Settings {
+		s := portfolioSettings(2, 3)
+		s.Patience, s.ProbePatience, s.Final, s.MaxEpochs = 12, 6, 2, 400
+		return s
+	}
+	bound := func() Settings {
+		s := loose()
+		s.StartEpochs, s.ProbeEpochs = 4, 2
+		return s
+	}
+	free, _, _, err := portfolioRun(t, env, loose, 2, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want string
+	for _, workers := range []int{1, 2} {
+		l, res, _, err := portfolioRun(t, env, bound, workers, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.SelectErrors == 0 {
+			t.Fatal("a start passed selection: want a run of every start")
+		}
+		got := mustJSON(t, l.metricsLog)
+		if workers == 2 {
+			if got != want {
+				t.Errorf("2 workers: the metrics differ from 1 worker's:\n%s\n%s", got, want)
+			}
+			continue
+		}
+		want = got
+		kinds := map[int]StartKind{}
+		for s := range bound().Starts() {
+			if !s.FromBest {
+				kinds[s.Index] = s.Kind
+			}
+		}
+		cut, runs := 0, splitStarts(l.metricsLog)
+		freeRuns := map[int][]Metrics{}
+		for _, r := range splitStarts(free.metricsLog) {
+			freeRuns[r[0].Start] = r
+		}
+		for _, r := range runs {
+			k := r[0].Start
+			limit := 4
+			if kinds[k] == ProbeStart {
+				limit = 2
+			}
+			if len(r) > limit {
+				t.Errorf("start %d (kind %d): %d epochs, want at most %d", k, kinds[k], len(r), limit)
+			}
+			f := freeRuns[k]
+			if len(f) > len(r) {
+				cut++
+			}
+			for i := range min(len(r), len(f)) {
+				if r[i].Loss != f[i].Loss || r[i].TrainAcc != f[i].TrainAcc || *r[i].SelectAcc != *f[i].SelectAcc {
+					t.Errorf("start %d, its epoch %d: %+v bounded, %+v free", k, i+1, r[i], f[i])
+				}
+			}
+		}
+		if cut == 0 {
+			t.Error("no start was cut: the bounds are not tested")
+		}
+		t.Logf("%d epochs in %d starts, %d cut (free: %d epochs)", len(l.metricsLog), len(runs), cut, len(free.metricsLog))
+	}
+}
+
+// splitStarts splits a portfolio's metrics into its starts' runs of epochs
+// (a polish, which keeps the index of the start before it, joins that
+// start's run: the runs here have none).
+func splitStarts(ms []Metrics) [][]Metrics {
+	var runs [][]Metrics
+	for i, m := range ms {
+		if i == 0 || m.Start != ms[i-1].Start {
+			runs = append(runs, nil)
+		}
+		runs[len(runs)-1] = append(runs[len(runs)-1], m)
+	}
+	return runs
+}

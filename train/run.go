@@ -130,6 +130,13 @@ type Settings struct {
 	// them was going to end with imperfect weights; every other run is the
 	// same as without them.
 	Final int
+	// StartEpochs and ProbeEpochs, when positive, end each start of a
+	// portfolio (RunPortfolio) from new weights after that many epochs of
+	// its own, if its patience has not ended it before: StartEpochs the
+	// long and final starts, ProbeEpochs the probes. Run has no such
+	// bound: its starts share one patience, which ends a start that does
+	// not beat the earlier starts' best (Start.Epochs).
+	StartEpochs, ProbeEpochs int
 }
 
 // lockStep returns the lock-step estimator of set.LockStep (nil: off), or

@@ -49,7 +49,9 @@ type Start struct {
 	// counted from the start's first, whatever Settings.Optimizer and the
 	// curriculum's phase.
 	SGD bool
-	// Epochs, with FromBest, ends the start after that many epochs.
+	// Epochs, when positive, ends the start after that many epochs of its
+	// own: the polish (FromBest) in every run, a start from new weights in
+	// a portfolio only (Settings.StartEpochs, Settings.ProbeEpochs).
 	Epochs int
 }
 
@@ -116,16 +118,19 @@ func (sc schedule) current(cp *Checkpoint) Start {
 func (sc schedule) long(r int) Start {
 	set := sc.set
 	s := sc.fresh(LongStart, r, set.Patience, sc.neutral(r))
-	s.Own = set.OwnPatience
+	s.Own, s.Epochs = set.OwnPatience, set.StartEpochs
 	if set.NeutralPatience > 0 && s.Neutral >= 0 {
 		s.Patience, s.Own = set.NeutralPatience, true
 	}
 	return s
 }
 
-// probe is probe r: patience ProbePatience; no neutral symbol.
+// probe is probe r: patience ProbePatience, at most ProbeEpochs epochs of
+// its own (0: no bound); no neutral symbol.
 func (sc schedule) probe(r int) Start {
-	return sc.fresh(ProbeStart, r, sc.set.ProbePatience, -1)
+	s := sc.fresh(ProbeStart, r, sc.set.ProbePatience, -1)
+	s.Epochs = sc.set.ProbeEpochs
+	return s
 }
 
 // polishStart is the polish after start r: from the best weights, by SGD,
@@ -142,7 +147,7 @@ func (sc schedule) polishStart(r int) Start {
 func (sc schedule) final(r int) Start {
 	set := sc.set
 	s := sc.fresh(FinalStart, r, set.Patience, sc.neutral(r-sc.lastProbe))
-	s.Own, s.FinalPrior = true, true
+	s.Own, s.FinalPrior, s.Epochs = true, true, set.StartEpochs
 	if set.NeutralPatience > 0 {
 		s.Patience = set.NeutralPatience
 	}

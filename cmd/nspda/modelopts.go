@@ -101,6 +101,8 @@ var settingHelp = map[string]string{
 	"action_rule":          "nspda on a grammar: program gives the net as many action neurons as the PDA's compiled program uses at its order, if more than one per symbol; empty: one per symbol, the paper's",
 	"alphabet":             "with data: the alphabet in order (default: every symbol of the files, sorted)",
 	"portfolio":            "with patience: train the starts independently, --workers at once; the first start in order that passes selection wins (another run than without it)",
+	"start_epochs":         "with portfolio: a long or final start ends after this many epochs of its own, if its patience has not ended it (0: no bound)",
+	"probe_epochs":         "with portfolio and probes: a probe ends after this many epochs of its own, if its patience has not ended it (0: no bound)",
 	"lock_step":            "nspda, bptt, batch > 1: train each minibatch in lock-step on the batched kernels (other read draws, so another run; docs/performance.md)",
 }
 
