@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,9 +20,12 @@ func TestInferenceGrid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	langs := len(inferenceBuiltins) + len(InferenceFiles)
-	if len(tab.Rows) != 2*langs || len(tab.Configs()) != 2*langs*5 {
-		t.Fatalf("%d rows, %d runs; want %d and %d", len(tab.Rows), len(tab.Configs()), 2*langs, 2*langs*5)
+	rows := 2 * len(inferenceBuiltins)
+	for _, f := range inferenceFiles {
+		rows += len(f.orders)
+	}
+	if len(tab.Rows) != rows || len(tab.Configs()) != rows*5 {
+		t.Fatalf("%d rows, %d runs; want %d and %d", len(tab.Rows), len(tab.Configs()), rows, rows*5)
 	}
 	learning, _ := Grid("learning", GridOptions{Seeds: 5})
 	data := map[string]bool{}
@@ -51,11 +55,11 @@ func TestInferenceGrid(t *testing.T) {
 			t.Errorf("run %s (%s order %d seed %d) is neither a data-only run nor on a PDA file", cfg.Key(), cfg.Grammar, cfg.TensorOrder(), cfg.Seed)
 		}
 	}
-	if len(data) != 0 || files != 2*len(InferenceFiles)*5 {
+	if len(data) != 0 || files != (rows-2*len(inferenceBuiltins))*5 {
 		t.Errorf("%d data-only runs not in the table, %d runs on PDA files", len(data), files)
 	}
-	for _, path := range InferenceFiles {
-		if _, err := os.Stat(filepath.Join("..", path)); err != nil {
+	for _, f := range inferenceFiles {
+		if _, err := os.Stat(filepath.Join("..", f.path)); err != nil {
 			t.Errorf("PDA file: %v", err)
 		}
 	}
@@ -166,7 +170,7 @@ func TestInferenceStored(t *testing.T) {
 		}
 	}
 	if testing.Short() || t.Failed() {
-		t.Skip("extracts a PDA from each of the 70 stored runs (about a minute on 2 cores)")
+		t.Skip("extracts a PDA from each of the stored runs (about a minute on 2 cores)")
 	}
 	out := t.TempDir()
 	if _, err := WriteReport(context.Background(), tab, experiment.Store{Dir: filepath.Join("..", "results")},
@@ -178,7 +182,8 @@ func TestInferenceStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	md := string(b)
-	if n := len(tab.Configs()); !strings.Contains(md, "Runs: 70 of 70 finished") || strings.Count(md, "` | ") < n || strings.Contains(md, "model.json missing") {
-		t.Errorf("inference.md does not check the 70 stored runs:\n%s", md)
+	n := len(tab.Configs())
+	if !strings.Contains(md, fmt.Sprintf("Runs: %d of %d finished", n, n)) || strings.Count(md, "` | ") < n || strings.Contains(md, "model.json missing") {
+		t.Errorf("inference.md does not check the %d stored runs:\n%s", n, md)
 	}
 }
