@@ -146,7 +146,7 @@ func inferenceTable(opt GridOptions) *Table {
 			}
 		}
 		t.About += " The runs on PDA files were trained one at a time, at nice 10, on 2 cores shared with other training jobs; " +
-			"one not finished in 10 minutes was stopped there, and the table counts it as not finished."
+			"a run not finished in 10 minutes was stopped there, and the table counts it as not finished."
 	}
 	return t
 }
