@@ -65,6 +65,10 @@ type Table struct {
 	// summary, if set, writes the table at a glance in place of the
 	// per-column one (mdGlance): the ablation table's per-row totals.
 	summary func(b *bytes.Buffer, t *Table, res [][]CellResult)
+	// glance, if set, makes the table at a glance, in place of summary,
+	// from more of the store than the runs' summaries (the inference
+	// table: the PDAs it extracts from the runs' models).
+	glance func(ctx context.Context, t *Table, s experiment.Store, res [][]CellResult, workers int) ([]byte, error)
 	// Search is the first phase of a table built in two (fair): runs whose
 	// results choose the runs of cells not yet known (those still to finish;
 	// see Resolve). Configs lists them first.
@@ -90,7 +94,7 @@ type Cell struct {
 
 // Names lists the tables `nspda repro` knows, in the paper's order.
 func Names() []string {
-	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "learning-history", "fair", "ablation"}
+	return []string{"hints", "incremental", "noise", "comparison", "programmed", "algorithms", "learning", "learning-history", "fair", "ablation", "inference"}
 }
 
 // DefaultSeeds is the number of seeds a table is made with when none is
@@ -113,7 +117,7 @@ func Grid(name string, opt GridOptions) (*Table, error) {
 		"hints": hintsTable, "incremental": incrementalTable, "noise": noiseTable,
 		"comparison": comparisonTable, "programmed": programmedTable, "algorithms": algorithmsTable,
 		"learning": learningTable, "learning-history": learningHistoryTable, "fair": fairTable,
-		"ablation": ablationTable,
+		"ablation": ablationTable, "inference": inferenceTable,
 	}[name]
 	if build == nil {
 		return nil, fmt.Errorf("unknown table %q (known: %s)", name, strings.Join(Names(), ", "))

@@ -36,6 +36,7 @@ func TestGridSizes(t *testing.T) {
 		"learning-history": (16*2 + 1) * 5 * 5,
 		"fair":             len(fairRows()) * 5 * FairTrials, // before the search has results: its trials only
 		"ablation":         10 * 2 * 5 * 5,                   // the default and nine ablations × two orders × five languages × five seeds
+		"inference":        (5*2 + 2 + 1) * 5,                // five built-in languages and eqab × two orders, anb2n at third order × five seeds
 	}
 	for _, name := range Names() {
 		tab, err := Grid(name, GridOptions{Seeds: 5})

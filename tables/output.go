@@ -68,8 +68,14 @@ func WriteReport(ctx context.Context, t *Table, s experiment.Store, o ReportOpti
 			return nil, err
 		}
 	}
+	var glance []byte
+	if t.glance != nil {
+		if glance, err = t.glance(ctx, t, s, res, o.Workers); err != nil {
+			return nil, err
+		}
+	}
 	files := map[string][]byte{
-		t.Name + ".md":  Markdown(t, res, o.Provenance, figures),
+		t.Name + ".md":  markdown(t, res, o.Provenance, figures, glance),
 		t.Name + ".csv": CSV(t, res, o.Provenance),
 	}
 	for _, name := range []string{t.Name + ".md", t.Name + ".csv"} {

@@ -298,6 +298,12 @@ func Compute(t *Table, res [][]CellResult) (finished, runs int, seconds float64)
 // measurement (and the paper's number where it has one), the notes, what
 // each row is (Legend) and the figures.
 func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) []byte {
+	return markdown(t, res, prov, figures, nil)
+}
+
+// markdown is Markdown with the table at a glance given (glance, made by
+// Table.glance), or nil to make it from res.
+func markdown(t *Table, res [][]CellResult, prov Provenance, figures []string, glance []byte) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "# %s\n\n", t.Title)
 	for _, l := range prov.Lines() {
@@ -309,9 +315,12 @@ func Markdown(t *Table, res [][]CellResult, prov Provenance, figures []string) [
 	}
 	fmt.Fprintf(&b, "\n%s\n\n", t.About)
 	paper := hasPaper(t)
-	if t.summary != nil {
+	switch {
+	case glance != nil:
+		b.Write(glance)
+	case t.summary != nil:
 		t.summary(&b, t, res)
-	} else {
+	default:
 		mdGlance(&b, t, res, paper, prov.Quick)
 	}
 	b.WriteString("\nEach cell: ")

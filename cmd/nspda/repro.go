@@ -50,9 +50,13 @@ training), algorithms (appendix: BPTT, TBPTT, RTRL, UORO); and ours: learning
 (what makes the NSPDA learn: the paper's protocol, the default recipe, data
 only, and the default with the action loss, on every language), fair
 (every model of Table 4 under one modern recipe, its learning rate and size
-searched per model and language on the training and select sets), and
+searched per model and language on the training and select sets),
 ablation (the default recipe, and the default without each of its parts:
-runs exact, time to exact).
+runs exact, time to exact), and inference (the data recipe, from labelled
+strings alone, on the five languages and on the PDA files of
+tables/languages/: networks exact to 960, and the PDAs extracted from them
+compared with the language on every string up to length 10 and on the
+test sets; run it from the repository's root, where those paths lead).
 
 fair runs in two phases: a search (trials per model and language, stored
 runs like any other), then five seeds of each selected setting. repro fair

@@ -28,13 +28,13 @@ func TestReproQuickAll(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	// The learning and ablation tables are ours: the paper has no number
-	// for their cells. The learning table's history and the ablation are
-	// drawn nowhere.
-	ours := map[string]bool{"learning": true, "learning-history": true, "ablation": true}
+	// The learning, ablation and inference tables are ours: the paper has
+	// no number for their cells. The learning table's history, the
+	// ablation and the inference table are drawn nowhere.
+	ours := map[string]bool{"learning": true, "learning-history": true, "ablation": true, "inference": true}
 	for _, name := range tables.Names() {
 		files := []string{".md", ".csv", "-bars.png", "-bars.svg", "-lengths.png", "-lengths.svg"}
-		if name == "learning-history" || name == "ablation" {
+		if name == "learning-history" || name == "ablation" || name == "inference" {
 			files = files[:2]
 		}
 		for _, f := range files {
@@ -308,5 +308,34 @@ func TestReproSeedsPerTable(t *testing.T) {
 				t.Errorf("--seeds given %v: %s has %d seeds a cell, want %d", c.given, tb.Name, got, want)
 			}
 		}
+	}
+}
+
+// TestReproInference: the inference table plans its 65 runs (the 50
+// data-only runs of the learning table and 15 on PDA files), emits them
+// for Slurm, and is written from an empty store without training, each
+// line saying that none of its runs has finished.
+func TestReproInference(t *testing.T) {
+	dir := t.TempDir()
+	store := filepath.Join(dir, "store")
+	stdout, stderr, code := cli(t, "repro", "inference", "--plan", filepath.Join(dir, "p.jsonl"), "--store", store)
+	if code != 0 || !strings.Contains(stdout, "wrote 65 runs") {
+		t.Fatalf("plan: exit %d: %s%s", code, stdout, stderr)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(dir, "p.jsonl")), `"grammar":"tables/languages/anb2n.yaml"`) {
+		t.Error("the plan has no run on the PDA file anb2n.yaml")
+	}
+	stdout, stderr, code = cli(t, "repro", "inference", "--emit-slurm", filepath.Join(dir, "slurm"), "--store", store)
+	if code != 0 || !strings.Contains(stdout, "(65 runs)") || !strings.Contains(stdout, "nspda repro inference --tables-only") {
+		t.Fatalf("emit-slurm: exit %d: %s%s", code, stdout, stderr)
+	}
+	out := filepath.Join(dir, "tables")
+	stdout, stderr, code = cli(t, "repro", "inference", "--tables-only", "--store", store, "--out", out)
+	if code != 0 || strings.Contains(stdout, "trained") {
+		t.Fatalf("tables-only: exit %d: %s%s", code, stdout, stderr)
+	}
+	md := readFile(t, filepath.Join(out, "inference.md"))
+	if strings.Count(md, "– (0/5 finished)") != 13 || !strings.Contains(md, "| anb2n (PDA file) | 3 (M2) |") {
+		t.Errorf("inference.md:\n%s", md)
 	}
 }
