@@ -34,10 +34,6 @@ type Setting struct {
 type recipe struct {
 	name string
 	set  []Setting
-	// frozen marks a recipe that stored runs were made with and that is
-	// no longer offered (Recipes leaves it out): tables name it for their
-	// earlier rows, and --recipe and recipe files still take it.
-	frozen bool
 }
 
 // learningSettings are the settings the default, action and data recipes share:
@@ -58,51 +54,7 @@ var learningSettings = []Setting{
 // each. docs/training.md gives the evidence for each part of them.
 var recipeBook = []recipe{
 	{name: "default", set: join(learningSettings, []Setting{
-		// A portfolio of starts on every core, the lowest-indexed start
-		// that passes selection winning: nine long starts, then up to 200
-		// short starts (probes) of patience 3, selecting on strings of
-		// lengths 22–100; the small size (the paper's at third order),
-		// then the wide one if no start passes selection. A fit comes
-		// early in its start or not at all, so a long start ends after 20
-		// epochs of its own and a probe after 4 (docs/training.md).
-		{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
-		{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500}, {Key: "select_max", Value: 100},
-		{Key: "size", Value: "both"},
-		// As many action neurons as the PDA's program needs.
-		{Key: "action_rule", Value: "program"},
-		// Members and their one-edit neighbours at every length, not only
-		// the lengths with members: nets exact on the paper's sets can
-		// still accept aⁿbⁿ⁺¹.
-		{Key: "edits", Value: 500},
-		// A last start from the best weights, by SGD, when no start is
-		// perfect; then, if the wide size's starts and polish end
-		// imperfect, up to 12 more long starts.
-		{Key: "polish", Value: 50}, {Key: "final_starts", Value: 12},
-		// And measured on them, beside the paper's sets: edit960 is
-		// beyond every length that training or selection sees.
-		{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
-	})},
-	{name: "paper"},
-	{name: "data", set: join(learningSettings, []Setting{
-		// What needs no automaton in place of the PDA's targets; the
-		// small size first, as the default; selection on lengths 22–200;
-		// the default's short starts after the long ones, at most 1500
-		// epochs a size (docs/training.md, "The other recipes").
-		{Key: "loss", Value: ""}, {Key: "next_weight", Value: 0.0}, {Key: "lm_weight", Value: 1.0},
-		{Key: "size", Value: "both"}, {Key: "select_max", Value: 200},
-		{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500},
-		{Key: "soft_stack", Value: true}, {Key: "soft_alternate", Value: true},
-	})},
-	{name: "action", set: join(learningSettings, []Setting{
-		// Knowledge of one automaton: its stack operations as targets of
-		// the action neurons, with M + U(2,6) state neurons at both
-		// orders (the paper's third-order rule), which measured best with
-		// them (docs/training.md).
-		{Key: "action_weight", Value: 1.0}, {Key: "size", Value: "small"},
-	})},
-	{name: "serial", frozen: true, set: join(learningSettings, []Setting{
-		// The default until the portfolio: one start at a time. Nine
-		// long starts, then up to 200 short starts (probes) of
+		// Nine long starts, then up to 200 short starts (probes) of
 		// patience 3, selecting on strings of lengths 22–100; the small
 		// size (the paper's at third order), then the wide one if no
 		// start passes selection.
@@ -129,18 +81,33 @@ var recipeBook = []recipe{
 		// beyond every length that training or selection sees.
 		{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
 	})},
+	{name: "paper"},
+	{name: "data", set: join(learningSettings, []Setting{
+		// What needs no automaton in place of the PDA's targets; the
+		// small size first, as the default; selection on lengths 22–200;
+		// the default's short starts after the long ones, at most 1500
+		// epochs a size (docs/training.md, "The other recipes").
+		{Key: "loss", Value: ""}, {Key: "next_weight", Value: 0.0}, {Key: "lm_weight", Value: 1.0},
+		{Key: "size", Value: "both"}, {Key: "select_max", Value: 200},
+		{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500},
+		{Key: "soft_stack", Value: true}, {Key: "soft_alternate", Value: true},
+	})},
+	{name: "action", set: join(learningSettings, []Setting{
+		// Knowledge of one automaton: its stack operations as targets of
+		// the action neurons, with M + U(2,6) state neurons at both
+		// orders (the paper's third-order rule), which measured best with
+		// them (docs/training.md).
+		{Key: "action_weight", Value: 1.0}, {Key: "size", Value: "small"},
+	})},
 }
 
 func join(a, b []Setting) []Setting { return append(slices.Clip(a), b...) }
 
-// Recipes names the recipes offered, the default first (not the frozen
-// ones).
+// Recipes names the recipes, the default first.
 func Recipes() []string {
-	var names []string
-	for _, r := range recipeBook {
-		if !r.frozen {
-			names = append(names, r.name)
-		}
+	names := make([]string, len(recipeBook))
+	for i, r := range recipeBook {
+		names[i] = r.name
 	}
 	return names
 }
