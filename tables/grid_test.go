@@ -32,8 +32,8 @@ func TestGridSizes(t *testing.T) {
 		"programmed":  0,
 		"algorithms":  4 * 8 * 5,
 		"learning":    4 * 2 * 5 * 5, // four current recipes × two orders × five languages × five seeds
-		// sixteen superseded recipes × two orders and one third-order-only row
-		"learning-history": (16*2 + 1) * 5 * 5,
+		// eighteen superseded recipes and variants × two orders and one third-order-only row
+		"learning-history": (18*2 + 1) * 5 * 5,
 		"fair":             len(fairRows()) * 5 * FairTrials, // before the search has results: its trials only
 		"ablation":         10 * 2 * 5 * 5,                   // the default and nine ablations × two orders × five languages × five seeds
 		"inference":        (5*2 + 2 + 1) * 5,                // five built-in languages and eqab × two orders, anb2n at third order × five seeds
