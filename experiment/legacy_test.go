@@ -91,21 +91,30 @@ func legacyLearningRecipe(c Config) Config {
 }
 
 func (c Config) legacyValidateLearning(spec nn.Spec) error {
-	for _, part := range []func(nn.Spec) error{c.legacyLearning1, c.legacyLearning2, c.legacyLearning3, c.legacyLearning4, c.legacyLearning5} {
-		if err := part(spec); err != nil {
+	hints, _, _ := c.hints()
+	beta0, _, alternate := c.softSchedule()
+	f := legacyFacts{hints: hints, alternate: alternate, soft: beta0 > 0}
+	for _, part := range []func(nn.Spec, legacyFacts) error{c.legacyLearning1, c.legacyLearning2, c.legacyLearning3, c.legacyLearning4, c.legacyLearning5} {
+		if err := part(spec, f); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
+// legacyFacts are what the old switch computed before its cases.
+type legacyFacts struct {
+	hints           int
+	alternate, soft bool
+}
+
+// legacyFinite is the old switch's test of a weight: finite and at least 0.
+func legacyFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
+
 // legacyLearning1 is cases 1–7 of the old switch, in order.
-func (c Config) legacyLearning1(spec nn.Spec) error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
-	hints, _, _ := c.hints()
-	beta0, _, alternate := c.softSchedule()
-	soft := beta0 > 0
-	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+func (c Config) legacyLearning1(spec nn.Spec, f legacyFacts) error {
+	finite, hints, alternate, soft := legacyFinite, f.hints, f.alternate, f.soft
+	_, _, _, _ = finite, hints, alternate, soft
 	switch {
 	case c.Loss != "" && !slices.Contains(losses, c.Loss):
 		return fmt.Errorf("unknown loss %q (want %s)", c.Loss, strings.Join(losses, ", "))
@@ -126,12 +135,9 @@ func (c Config) legacyLearning1(spec nn.Spec) error {
 }
 
 // legacyLearning2 is cases 8–14 of the old switch, in order.
-func (c Config) legacyLearning2(spec nn.Spec) error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
-	hints, _, _ := c.hints()
-	beta0, _, alternate := c.softSchedule()
-	soft := beta0 > 0
-	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+func (c Config) legacyLearning2(spec nn.Spec, f legacyFacts) error {
+	finite, hints, alternate, soft := legacyFinite, f.hints, f.alternate, f.soft
+	_, _, _, _ = finite, hints, alternate, soft
 	switch {
 	case c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0:
 		return fmt.Errorf("--final-starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")
@@ -152,12 +158,9 @@ func (c Config) legacyLearning2(spec nn.Spec) error {
 }
 
 // legacyLearning3 is cases 15–21 of the old switch, in order.
-func (c Config) legacyLearning3(spec nn.Spec) error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
-	hints, _, _ := c.hints()
-	beta0, _, alternate := c.softSchedule()
-	soft := beta0 > 0
-	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+func (c Config) legacyLearning3(spec nn.Spec, f legacyFacts) error {
+	finite, hints, alternate, soft := legacyFinite, f.hints, f.alternate, f.soft
+	_, _, _, _ = finite, hints, alternate, soft
 	switch {
 	case c.SelectMax != 0 && (c.Patience == 0 || c.Data != ""):
 		return fmt.Errorf("select-max needs patience and a grammar (with --data the select file is --select)")
@@ -178,12 +181,9 @@ func (c Config) legacyLearning3(spec nn.Spec) error {
 }
 
 // legacyLearning4 is cases 22–28 of the old switch, in order.
-func (c Config) legacyLearning4(spec nn.Spec) error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
-	hints, _, _ := c.hints()
-	beta0, _, alternate := c.softSchedule()
-	soft := beta0 > 0
-	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+func (c Config) legacyLearning4(spec nn.Spec, f legacyFacts) error {
+	finite, hints, alternate, soft := legacyFinite, f.hints, f.alternate, f.soft
+	_, _, _, _ = finite, hints, alternate, soft
 	switch {
 	case c.Data != "" && c.Patience > 0 && c.SelectData == "" && c.HoldOut == 0:
 		return fmt.Errorf("--patience with --data needs --select F.jsonl or --hold-out N (the strings to select on)")
@@ -204,12 +204,9 @@ func (c Config) legacyLearning4(spec nn.Spec) error {
 }
 
 // legacyLearning5 is cases 29–34 of the old switch, in order.
-func (c Config) legacyLearning5(spec nn.Spec) error {
-	finite := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 }
-	hints, _, _ := c.hints()
-	beta0, _, alternate := c.softSchedule()
-	soft := beta0 > 0
-	_, _, _, _, _ = finite, hints, beta0, alternate, soft
+func (c Config) legacyLearning5(spec nn.Spec, f legacyFacts) error {
+	finite, hints, alternate, soft := legacyFinite, f.hints, f.alternate, f.soft
+	_, _, _, _ = finite, hints, alternate, soft
 	switch {
 	case c.Size == "both" && (c.Patience == 0 || c.Hidden != 0):
 		return fmt.Errorf("--size both needs --patience (selection decides whether the wide size runs) and no --hidden")
