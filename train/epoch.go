@@ -211,7 +211,7 @@ func (st *runState) update(set Settings, s Start, vecs, grads [][]float64, n int
 func (st *runState) selectEpoch(env Env, set Settings, s Start, trainAcc float64, params []float64) float64 {
 	acc := accuracy(env, env.Select)
 	sel := st.cp.Selection
-	sel.advance(set, s, st.cp.Epoch, trainAcc, acc, params)
+	sel.advance(s, st.cp.Epoch, trainAcc, acc, params)
 	spent := s.FromBest && st.polishEpochs() >= s.Epochs
 	if sel.Errors == 0 || sel.SinceBest >= s.Patience || spent {
 		st.cp.Finished = true
@@ -223,14 +223,14 @@ func (st *runState) selectEpoch(env Env, set Settings, s Start, trainAcc float64
 // and the select split: its weights become the best if they beat the best
 // of every start so far, and the patience count starts again then, or,
 // when s has a patience of its own, when they beat the best of s.
-func (sel *Selection) advance(set Settings, s Start, epoch int, trainAcc, selAcc float64, params []float64) {
+func (sel *Selection) advance(s Start, epoch int, trainAcc, selAcc float64, params []float64) {
 	score := (1 - trainAcc) + (1 - selAcc)
 	own := s.Own && (sel.StartBest == nil || score < *sel.StartBest)
 	if own {
 		sel.StartBest = &score
 	}
 	switch {
-	case set.beats(sel, trainAcc, selAcc):
+	case sel.beatenBy(score):
 		sel.Epoch, sel.Errors, sel.TrainAcc, sel.SinceBest = epoch, score, trainAcc, 0
 		sel.Params = append(sel.Params[:0], params...)
 	case own:
@@ -240,9 +240,7 @@ func (sel *Selection) advance(set Settings, s Start, epoch int, trainAcc, selAcc
 	}
 }
 
-// beats reports whether an epoch with accuracies trainAcc (training set)
-// and selAcc (Env.Select) ranks above sel's best: by the sum of their
-// error fractions.
-func (set Settings) beats(sel *Selection, trainAcc, selAcc float64) bool {
-	return (1-trainAcc)+(1-selAcc) < sel.Errors
-}
+// beatenBy reports whether weights of score (their error fraction on the
+// training set plus on Env.Select) rank above sel's best: a lower sum (a
+// tie keeps the best). Before the first epoch the best is +Inf.
+func (sel *Selection) beatenBy(score float64) bool { return score < sel.Errors }

@@ -279,18 +279,14 @@ func (p *portfolio) commit(s Start, out outcome) (over bool, err error) {
 // (its selection's and, with KeepBest, its validation's) where they rank
 // above the best so far.
 func (p *portfolio) keep(o *Checkpoint, base int) {
-	if sel := o.Selection; sel != nil && sel.Params != nil && sel.Epoch > 0 && p.set.ranksAbove(sel, p.cp.Selection) {
+	best := p.cp.Selection
+	if sel := o.Selection; sel != nil && sel.Params != nil && sel.Epoch > 0 && (best.Params == nil || best.beatenBy(sel.Errors)) {
 		p.cp.Selection = &Selection{Epoch: base + sel.Epoch, Errors: sel.Errors, TrainAcc: sel.TrainAcc,
 			Params: slices.Clone(sel.Params)}
 	}
 	if b := o.Best; b != nil && p.cp.Best.beatenBy(b.ValidAcc, b.TrainAcc) {
 		p.cp.Best = &Best{Epoch: base + b.Epoch, ValidAcc: b.ValidAcc, TrainAcc: b.TrainAcc, Params: slices.Clone(b.Params)}
 	}
-}
-
-// ranksAbove reports whether selection a ranks above b (Settings.beats).
-func (set Settings) ranksAbove(a, b *Selection) bool {
-	return b.Params == nil || a.Errors < b.Errors
 }
 
 // advance passes over the starts from Portfolio.Next on that the run will

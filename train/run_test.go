@@ -213,7 +213,7 @@ func TestOwnPatience(t *testing.T) {
 	} {
 		sel := &Selection{Epoch: 3, Errors: 0.01, TrainAcc: 0.99, Params: []float64{3}}
 		for e, a := range accs {
-			sel.advance(tc.set, startOf(tc.set, tc.start), 10+e, a, 1, []float64{float64(10 + e)})
+			sel.advance(startOf(tc.set, tc.start), 10+e, a, 1, []float64{float64(10 + e)})
 			if sel.SinceBest != tc.since[e] {
 				t.Errorf("own %v, start %d, epoch %d: since best %d, want %d", tc.set.OwnPatience, tc.start, e, sel.SinceBest, tc.since[e])
 			}
@@ -258,7 +258,7 @@ func TestSelectSum(t *testing.T) {
 	best := []int{0, 1, 1, 1, 4, 4} // the best epoch after each epoch
 	sel := &Selection{Errors: math.Inf(1)}
 	for e, a := range epochs {
-		if (Settings{}).beats(sel, a[0], a[1]) {
+		if sel.beatenBy((1 - a[0]) + (1 - a[1])) {
 			sel.Epoch, sel.Errors, sel.TrainAcc = e, (1-a[0])+(1-a[1]), a[0]
 			sel.Params = []float64{float64(e)}
 		}
