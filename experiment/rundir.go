@@ -93,17 +93,11 @@ func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, p
 		return l, nil, nil
 	}
 	if resume {
-		copyPath := filepath.Join(dir, GrammarFile)
-		data, err := limits.ReadFile(copyPath, "PDA spec file", limits.SpecBytes)
-		if err == nil {
-			lang, err := grammar.FromSpec(cfg.Grammar, data)
+		if lang, pinned, err := pinnedLanguage(cfg, dir); pinned {
 			if err != nil {
-				return nil, nil, fmt.Errorf("cannot resume: %s (the copy of %s): %v", copyPath, cfg.Grammar, err)
+				return nil, nil, fmt.Errorf("cannot resume: %v", err)
 			}
 			return lang, nil, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("cannot resume: %v", err)
 		}
 	}
 	data, err := grammar.ReadSpec(cfg.Grammar)
@@ -118,6 +112,37 @@ func runLanguage(cfg Config, dir string, resume bool) (lang *grammar.Language, p
 		return lang, nil, nil // a run of an earlier version: no copy to add now
 	}
 	return lang, data, nil
+}
+
+// pinnedLanguage reads the copy of its spec file that the run in dir keeps,
+// under the name config.json gives; pinned is false if the run has none.
+func pinnedLanguage(cfg Config, dir string) (lang *grammar.Language, pinned bool, err error) {
+	copyPath := filepath.Join(dir, GrammarFile)
+	data, err := limits.ReadFile(copyPath, "PDA spec file", limits.SpecBytes)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, false, nil
+	case err != nil:
+		return nil, true, err
+	}
+	if lang, err = grammar.FromSpec(cfg.Grammar, data); err != nil {
+		return nil, true, fmt.Errorf("%s (the copy of %s): %v", copyPath, cfg.Grammar, err)
+	}
+	return lang, true, nil
+}
+
+// StoredLanguage is the language the stored run in dir, a run on a
+// grammar with configuration cfg, learned: as a resumed run reads it, the
+// built-in, or the pinned copy of its spec file (for a run of an earlier
+// version without one, the file cfg names).
+func StoredLanguage(cfg Config, dir string) (*grammar.Language, error) {
+	if _, ok := grammar.Builtin(cfg.Grammar); !ok {
+		if lang, pinned, err := pinnedLanguage(cfg, dir); pinned {
+			return lang, err
+		}
+	}
+	lang, _, err := runLanguage(cfg, dir, false)
+	return lang, err
 }
 
 // startFresh readies dir for a run from the beginning: it removes what an

@@ -16,7 +16,6 @@ import (
 	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/extract"
 	"github.com/nspda/nspda/grammar"
-	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model"
 	"github.com/nspda/nspda/model/nspda"
 )
@@ -205,7 +204,7 @@ func checkRun(s experiment.Store, cfg experiment.Config, sum *experiment.Summary
 	if !ok {
 		return c, fmt.Errorf("run %s: a %s model, not an NSPDA", c.Key, cfg.Model)
 	}
-	lang, err := runLanguage(dir, cfg)
+	lang, err := experiment.StoredLanguage(cfg, dir)
 	if err != nil {
 		return c, fmt.Errorf("run %s: %v", c.Key, err)
 	}
@@ -236,24 +235,6 @@ func checkRun(s experiment.Store, cfg experiment.Config, sum *experiment.Summary
 		}
 	}
 	return c, nil
-}
-
-// runLanguage is the language a stored run learned: a built-in, or the
-// copy of its PDA file the run keeps (the file itself if it has none).
-func runLanguage(dir string, cfg experiment.Config) (*grammar.Language, error) {
-	if l, ok := grammar.Builtin(cfg.Grammar); ok {
-		return l, nil
-	}
-	data, err := limits.ReadFile(filepath.Join(dir, experiment.GrammarFile), "PDA spec file", limits.SpecBytes)
-	if errors.Is(err, fs.ErrNotExist) {
-		if data, err = grammar.ReadSpec(cfg.Grammar); err != nil {
-			return nil, err
-		}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return grammar.FromSpec(cfg.Grammar, data)
 }
 
 // inferenceLine is a row's runs: those finished, checked, in seed order.
