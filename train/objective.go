@@ -23,8 +23,9 @@ import (
 //
 // and the action neurons of symbol t (nn.Actor) are trained towards the
 // PDA's operation on it. Each term has its weight. NeutralWeight weighs a
-// prior that needs no automaton, about one symbol: a start of a run (the trainer calls SetNeutral; Settings.
-// NeutralSymbols) pulls the action neurons towards the no-op at every step
+// prior that needs no automaton, about one symbol: a start of a run (the
+// trainer calls SetNeutral; Settings.NeutralSymbols) pulls the action
+// neurons towards the no-op at every step
 // of one input symbol, or of none, so that the long starts try, in turn,
 // each symbol as one that leaves the stack alone. FinalNeutralWeight, when
 // positive, replaces NeutralWeight on a run's final starts (SetFinal), its
@@ -32,8 +33,7 @@ import (
 type Objective struct {
 	Next, LM                           *Head
 	NextWeight, LMWeight, ActionWeight float64
-	NeutralWeight                      float64
-	FinalNeutralWeight                 float64
+	NeutralWeight, FinalNeutralWeight  float64
 	neutral                            int  // the current start's neutral symbol plus one (0: none)
 	final                              bool // the current start is a final one
 }
