@@ -25,9 +25,9 @@ import (
 // PDA's operation on it. Each term has its weight. NeutralWeight weighs a
 // prior that needs no automaton, about one symbol: a start of a run (the
 // trainer calls SetNeutral; Settings.NeutralSymbols) pulls the action
-// neurons towards the no-op at every step
-// of one input symbol, or of none, so that the long starts try, in turn,
-// each symbol as one that leaves the stack alone. FinalNeutralWeight, when
+// neurons towards the no-op at every step of one input symbol, or of none,
+// so that the long starts try, in turn, each symbol as one that leaves the
+// stack alone. FinalNeutralWeight, when
 // positive, replaces NeutralWeight on a run's final starts (SetFinal), its
 // last resort, which lean harder on the prior.
 type Objective struct {
