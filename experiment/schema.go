@@ -13,7 +13,7 @@ import (
 // its key: its config.json, read by this version (Migrate), hashes to its
 // directory's name (TestStoredKeys).
 //
-//	1  the settings until 2026-11-28
+//	1  the settings of nspda up to commit 374c0192 (lastWith)
 //	2  removed the settings in Removed, which no recipe used
 const Schema = 2
 
