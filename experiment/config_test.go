@@ -348,7 +348,7 @@ func TestLockStepConfig(t *testing.T) {
 // change the key only when set, and --probes 0 leaves no probe patience
 // behind; own patience is a new key when on and refused without restarts.
 func TestProbes(t *testing.T) {
-	c, _ := Recipe("default")
+	c, _ := Recipe("serial") // the default's starts, one at a time (the portfolio needs patience)
 	plain := c.Key()
 	p := c
 	p.Probes, p.ProbePatience = 32, 5
@@ -388,7 +388,7 @@ func TestProbes(t *testing.T) {
 // a new key unless it is the split's own 40, and is refused out of range or
 // without patience.
 func TestSelectMax(t *testing.T) {
-	c, _ := Recipe("default")
+	c, _ := Recipe("serial") // the default's starts, one at a time (the portfolio needs patience)
 	if c.SelectMax != 100 {
 		t.Errorf("the default recipe selects on lengths up to %d, want 100 (docs/training.md)", c.SelectMax)
 	}
@@ -513,7 +513,7 @@ func TestEdits(t *testing.T) {
 // needs selection and a drawn J, and at second order, where the rules
 // agree, it is the paper's (one key).
 func TestSizeRules(t *testing.T) {
-	c, _ := Recipe("default")
+	c, _ := Recipe("serial") // the default's starts, one at a time (the portfolio needs patience)
 	// Each size's starts and polish, and the wide size's final starts.
 	if c.Size != "both" || c.EpochBudget() != 3*c.MaxEpochs+2*min(2*c.Polish, c.MaxEpochs) {
 		t.Errorf("default recipe: size %q, epoch budget %d", c.Size, c.EpochBudget())
@@ -648,7 +648,7 @@ func TestActionRuleBuiltins(t *testing.T) {
 // setting reaches the trainer, and polish without patience or below 0 is
 // refused.
 func TestPolish(t *testing.T) {
-	c, _ := Recipe("default")
+	c, _ := Recipe("serial") // the default's starts, one at a time (the portfolio needs patience)
 	set, err := settings(c, []train.Example{{Syms: []int{0, 1}, Label: 1}})
 	if err != nil {
 		t.Fatal(err)
@@ -680,7 +680,7 @@ func TestPolish(t *testing.T) {
 // (the wide one of the rule "both"), and are refused without patience or
 // below 0.
 func TestFinalStarts(t *testing.T) {
-	c, _ := Recipe("default")
+	c, _ := Recipe("serial") // the default's starts, one at a time (the portfolio needs patience)
 	if err := c.Validate(); err != nil || c.FinalStarts != 12 {
 		t.Fatalf("default recipe: final starts %d (%v), want 12", c.FinalStarts, err)
 	}
@@ -736,13 +736,20 @@ func TestFinalStarts(t *testing.T) {
 // TestStartEpochs: start_epochs and probe_epochs bound a portfolio's
 // starts (train.Settings); each is a new key when set, none when 0, and
 // they are refused negative, without portfolio, and probe_epochs without
-// probes.
+// probes. The default is serial's starts as a portfolio bounded at 20 and
+// 4 epochs.
 func TestStartEpochs(t *testing.T) {
-	p, err := Recipe("default")
+	p, err := Recipe("serial")
 	if err != nil {
 		t.Fatal(err)
 	}
 	p.Portfolio = true
+	def, _ := Recipe("default")
+	bounded := p
+	bounded.StartEpochs, bounded.ProbeEpochs = 20, 4
+	if !reflect.DeepEqual(bounded, def) {
+		t.Errorf("the default recipe is not serial's bounded portfolio:\n%+v\n%+v", def, bounded)
+	}
 	keys := map[string]bool{p.Key(): true}
 	for _, on := range []func(*Config){
 		func(c *Config) { c.StartEpochs = 20 },

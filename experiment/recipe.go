@@ -34,6 +34,10 @@ type Setting struct {
 type recipe struct {
 	name string
 	set  []Setting
+	// frozen marks a recipe that stored runs were made with and that is
+	// no longer offered (Recipes leaves it out): tables name it for their
+	// earlier rows, and --recipe and recipe files still take it.
+	frozen bool
 }
 
 // learningSettings are the settings the default, action and data recipes share:
@@ -50,36 +54,48 @@ var learningSettings = []Setting{
 	{Key: "size", Value: "wide"},
 }
 
+// serialSettings are the default's starts, one at a time: the recipe
+// "serial", the default until its starts ran as a portfolio (the tables'
+// earlier default rows name it; their keys are its runs').
+var serialSettings = join(learningSettings, []Setting{
+	// Nine long starts, then up to 200 short starts (probes) of
+	// patience 3, selecting on strings of lengths 22–100; the small
+	// size (the paper's at third order), then the wide one if no
+	// start passes selection.
+	{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500}, {Key: "select_max", Value: 100},
+	{Key: "size", Value: "both"},
+	// As many action neurons as the PDA's program needs.
+	{Key: "action_rule", Value: "program"},
+	// Long starts that try each symbol in turn as one that leaves the
+	// stack alone, with a patience of their own and the read's
+	// derivative from both sides of the action: they find a symbol
+	// that leaves the stack alone (the b's of aⁿbᵐcⁿ).
+	{Key: "neutral_weight", Value: 1.0}, {Key: "neutral_patience", Value: 50}, {Key: "neutral_two_sided", Value: true},
+	// Members and their one-edit neighbours at every length, not only
+	// the lengths with members: nets exact on the paper's sets can
+	// still accept aⁿbⁿ⁺¹.
+	{Key: "edits", Value: 500},
+	// A last start from the best weights, by SGD, when no start is
+	// perfect; then, if the wide size's starts and polish end
+	// imperfect, up to 12 more long starts, each holding a symbol at
+	// the no-op in turn, leaning three times harder on the neutral
+	// prior.
+	{Key: "polish", Value: 50}, {Key: "final_starts", Value: 12}, {Key: "final_neutral_weight", Value: 3.0},
+	// And measured on them, beside the paper's sets: edit960 is
+	// beyond every length that training or selection sees.
+	{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
+})
+
 // recipeBook holds the recipes of `nspda train --recipe`; Recipe documents
 // each. docs/training.md gives the evidence for each part of them.
 var recipeBook = []recipe{
-	{name: "default", set: join(learningSettings, []Setting{
-		// Nine long starts, then up to 200 short starts (probes) of
-		// patience 3, selecting on strings of lengths 22–100; the small
-		// size (the paper's at third order), then the wide one if no
-		// start passes selection.
-		{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500}, {Key: "select_max", Value: 100},
-		{Key: "size", Value: "both"},
-		// As many action neurons as the PDA's program needs.
-		{Key: "action_rule", Value: "program"},
-		// Long starts that try each symbol in turn as one that leaves the
-		// stack alone, with a patience of their own and the read's
-		// derivative from both sides of the action: they find a symbol
-		// that leaves the stack alone (the b's of aⁿbᵐcⁿ).
-		{Key: "neutral_weight", Value: 1.0}, {Key: "neutral_patience", Value: 50}, {Key: "neutral_two_sided", Value: true},
-		// Members and their one-edit neighbours at every length, not only
-		// the lengths with members: nets exact on the paper's sets can
-		// still accept aⁿbⁿ⁺¹.
-		{Key: "edits", Value: 500},
-		// A last start from the best weights, by SGD, when no start is
-		// perfect; then, if the wide size's starts and polish end
-		// imperfect, up to 12 more long starts, each holding a symbol at
-		// the no-op in turn, leaning three times harder on the neutral
-		// prior.
-		{Key: "polish", Value: 50}, {Key: "final_starts", Value: 12}, {Key: "final_neutral_weight", Value: 3.0},
-		// And measured on them, beside the paper's sets: edit960 is
-		// beyond every length that training or selection sees.
-		{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
+	{name: "default", set: join(serialSettings, []Setting{
+		// The same starts as a portfolio on every core, the lowest-indexed
+		// start that passes selection winning, whatever the number of
+		// workers. A fit comes early in its start or not at all, so a long
+		// or final start ends after 20 epochs of its own and a probe after
+		// 4 (docs/training.md, "The portfolio").
+		{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
 	})},
 	{name: "paper"},
 	{name: "data", set: join(learningSettings, []Setting{
@@ -99,15 +115,24 @@ var recipeBook = []recipe{
 		// them (docs/training.md).
 		{Key: "action_weight", Value: 1.0}, {Key: "size", Value: "small"},
 	})},
+	{name: "serial", frozen: true, set: serialSettings},
 }
 
 func join(a, b []Setting) []Setting { return append(slices.Clip(a), b...) }
 
-// Recipes names the recipes, the default first.
+// IsRecipe reports whether name is a recipe, offered or frozen.
+func IsRecipe(name string) bool {
+	return slices.ContainsFunc(recipeBook, func(r recipe) bool { return r.name == name })
+}
+
+// Recipes names the recipes offered, the default first (not the frozen
+// ones).
 func Recipes() []string {
-	names := make([]string, len(recipeBook))
-	for i, r := range recipeBook {
-		names[i] = r.name
+	var names []string
+	for _, r := range recipeBook {
+		if !r.frozen {
+			names = append(names, r.name)
+		}
 	}
 	return names
 }
@@ -129,7 +154,9 @@ func Recipes() []string {
 // targets of the action neurons, with the small size rule (the paper's at
 // third order). The default tries the small size first (M + U(2,6) state
 // neurons, the paper's third-order rule) and the wide one only when no
-// start passes selection.
+// start passes selection, and runs its starts as a bounded portfolio on
+// every core. "serial", not offered, is the default with its starts one
+// at a time, unbounded: the default of the tables' earlier rows.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	i := slices.IndexFunc(recipeBook, func(r recipe) bool { return r.name == name })
@@ -319,7 +346,8 @@ var beforeOptions = []giveWayRule{
 // afterOptions turn off the recipe's settings that need a setting the
 // configuration no longer has: patience 0 takes the recipe's restarts,
 // probes, polish and final starts with it, probe_patience 0 its probes,
-// restarts 0 its neutral-symbol starts, neutral_weight 0 their patience.
+// restarts 0 its neutral-symbol starts, neutral_weight 0 their patience,
+// portfolio false its bounds, probes 0 the probes' bound.
 // Each is turned off only where Validate would refuse it, so a
 // configuration that validates is unchanged, and an error left names a
 // setting the user gave. The default recipe's neutral-symbol starts need
@@ -345,6 +373,11 @@ var afterOptions = []giveWayRule{
 	{"neutral_two_sided", func(c Config) bool {
 		return c.NeutralTwoSided && (c.Option("soft_stack") == true || c.Option("no_read_grad") == true)
 	}, func(c *Config) error { c.NeutralTwoSided = false; return nil }},
+	// The default's portfolio needs patience, and its bounds the portfolio
+	// (and the probe bound probes).
+	{"portfolio", func(c Config) bool { return c.Portfolio && c.Patience == 0 }, func(c *Config) error { c.Portfolio = false; return nil }},
+	{"start_epochs", func(c Config) bool { return c.StartEpochs > 0 && !c.Portfolio }, func(c *Config) error { c.StartEpochs = 0; return nil }},
+	{"probe_epochs", func(c Config) bool { return c.ProbeEpochs > 0 && (!c.Portfolio || c.Probes == 0) }, func(c *Config) error { c.ProbeEpochs = 0; return nil }},
 }
 
 // hasSizeRule reports whether the named model has a size rule (nn.Spec.Size).
@@ -532,7 +565,7 @@ func ReadRecipeFile(path string) (base string, set []Setting, err error) {
 		return "", nil, at(line, "%s", msg)
 	}
 	if doc.Base.Kind != 0 {
-		if doc.Base.Kind != yaml.ScalarNode || !slices.Contains(Recipes(), doc.Base.Value) {
+		if doc.Base.Kind != yaml.ScalarNode || !IsRecipe(doc.Base.Value) {
 			return "", nil, at(doc.Base.Line, "base: want a recipe's name: %s", strings.Join(Recipes(), ", "))
 		}
 		base = doc.Base.Value

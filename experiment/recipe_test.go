@@ -19,7 +19,13 @@ import (
 // name is refused with the same message.
 func TestRecipesUnchanged(t *testing.T) {
 	for _, name := range append(Recipes(), "bogus", "") {
-		got, gerr := Recipe(name)
+		// The legacy code's default is serial's: the default's starts,
+		// one at a time (TestStartEpochs checks the default from it).
+		as := name
+		if name == "default" {
+			as = "serial"
+		}
+		got, gerr := Recipe(as)
 		want, werr := legacyRecipe(name)
 		if (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
 			t.Fatalf("%q: error %v, want %v", name, gerr, werr)
@@ -29,6 +35,10 @@ func TestRecipesUnchanged(t *testing.T) {
 		if !bytes.Equal(g, w) || got.Key() != want.Key() || !reflect.DeepEqual(got, want) {
 			t.Errorf("%q:\n got %s\nwant %s", name, g, w)
 		}
+	}
+	// serial is taken but not offered.
+	if !IsRecipe("serial") || strings.Contains(strings.Join(Recipes(), " "), "serial") || IsRecipe("bogus") {
+		t.Errorf("recipes offered %v; serial a recipe: %v", Recipes(), IsRecipe("serial"))
 	}
 	// A caller changing its recipe's tests changes no later recipe.
 	c, _ := Recipe("default")

@@ -13,8 +13,11 @@ import (
 
 // ablationJSON lists the rows of the ablation table: the default recipe,
 // then the default without one of its parts each, by the settings that
-// remove it. The default row is the learning table's, so its runs are the
-// stored ones.
+// remove it; then the same for the frozen recipe serial, the default
+// before its starts ran as a bounded portfolio. Each row is named by its
+// recipe, alone or followed by "without" and the part, and compares with
+// its recipe's row. The default row is the learning table's, so its runs
+// are the stored ones.
 //
 //go:embed ablation.json
 var ablationJSON []byte
@@ -38,7 +41,8 @@ func ablationTable(opt GridOptions) *Table {
 		About: "Leave-one-out ablations of `nspda train`'s default recipe on the five languages: each row removes one part " +
 			"(the list after the tables says which settings), every other setting the default's. A run is exact when it errs " +
 			"on none of the test sets it reports (test60, test480, test960, edit60 and edit960). " +
-			"The default row's runs are the learning table's default runs.",
+			"The default row's runs are the learning table's default runs. The serial rows do the same for the recipe " +
+			"`serial`, the default before its starts ran as a bounded portfolio (one start at a time, none cut short).",
 		Budgets: "each run's weights selected on the training and select sets (--patience), at most 1500 epochs a size, as the default recipe",
 		figures: []tableFigure{}, // the summary is the result: the runs' curves are the learning table's kind
 		summary: ablationSummary,
@@ -51,11 +55,20 @@ func ablationTable(opt GridOptions) *Table {
 		}
 	}
 	rows := ablationRows()
-	for _, order := range ablationOrders {
-		for _, r := range rows {
-			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", r.Label, order-1))
-			t.Cells = append(t.Cells, r.cells(opt, t.Columns, metrics, order, "ablation.json"))
+	// Each recipe's rows, third order then second: a grid run in the
+	// table's order finishes the default's rows before the serial ones.
+	for from := 0; from < len(rows); {
+		n := 1 + slices.IndexFunc(rows[from+1:], func(r learningRow) bool { return r.Recipe != rows[from].Recipe })
+		if n == 0 {
+			n = len(rows) - from
 		}
+		for _, order := range ablationOrders {
+			for _, r := range rows[from : from+n] {
+				t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", r.Label, order-1))
+				t.Cells = append(t.Cells, r.cells(opt, t.Columns, metrics, order, "ablation.json"))
+			}
+		}
+		from += n
 	}
 	for _, r := range rows {
 		t.Legend = append(t.Legend, r.legend())
@@ -147,10 +160,11 @@ func ablationSummary(b *bytes.Buffer, t *Table, res [][]CellResult) {
 	b.WriteString("At a glance, per row over the five languages and the seeds: the finished runs exact (no error on any test set " +
 		"the run reports) of those finished, \"(f/n finished)\" when not all n are; the median and the total wall seconds of " +
 		"the exact runs (time to exact) and their median epochs; the total wall seconds of every finished run; then the " +
-		"default's runs of the same languages and seeds as the row's finished ones: exact of those, and their total wall seconds. " +
+		"runs of the row's recipe (default or serial) of the same languages and seeds as the row's finished ones: exact of those, " +
+		"and their total wall seconds. " +
 		"Wall seconds depend on the machine's load (these runs shared their cores with other work): compare them within " +
 		"one table, roughly.\n\n")
-	b.WriteString("| | exact | median s to exact | total s to exact | median epochs (exact) | total s (finished) | default, same runs: exact | default, same runs: total s |\n")
+	b.WriteString("| | exact | median s to exact | total s to exact | median epochs (exact) | total s (finished) | its recipe, same runs: exact | its recipe, same runs: total s |\n")
 	b.WriteString("|---|---:|---:|---:|---:|---:|---:|---:|\n")
 	for i, row := range t.Rows {
 		fmt.Fprintf(b, "| %s |", row)
@@ -166,12 +180,13 @@ func ablationSummary(b *bytes.Buffer, t *Table, res [][]CellResult) {
 	}
 }
 
-// ablationDefault reduces the runs of the default row of row i's order
-// whose language and seed have a finished run in row i.
+// ablationDefault reduces the runs of the recipe's row (default or serial)
+// of row i's order whose language and seed have a finished run in row i.
 func ablationDefault(t *Table, i int, res [][]CellResult) ablationLine {
 	var l ablationLine
-	order := t.Rows[i][strings.LastIndex(t.Rows[i], " "):]
-	d := slices.Index(t.Rows, "default"+order)
+	at := strings.LastIndex(t.Rows[i], " ")
+	base, _, _ := strings.Cut(t.Rows[i][:at], " without ")
+	d := slices.Index(t.Rows, base+t.Rows[i][at:])
 	if d < 0 {
 		return l
 	}

@@ -8,18 +8,19 @@ import (
 	"github.com/nspda/nspda/experiment"
 )
 
-// TestAblationGrid: ten rows (the default and nine without one part) at
-// both orders, third order first, on the five languages; --quick keeps
-// one seed and test60.
+// TestAblationGrid: ten rows for each of the default and serial recipes
+// (the recipe and nine without one part) at both orders, on the five
+// languages; each recipe's rows come together, third order first, the
+// default's first; --quick keeps one seed and test60.
 func TestAblationGrid(t *testing.T) {
 	rows := ablationRows()
-	if len(rows) != 10 {
-		t.Fatalf("%d rows, want the default and nine ablations", len(rows))
+	if len(rows) != 20 || rows[0].Label != "default" || rows[10].Label != "serial" {
+		t.Fatalf("%d rows, want the default and nine ablations, then serial and nine", len(rows))
 	}
 	for _, tc := range []struct {
 		opt  GridOptions
 		runs int
-	}{{GridOptions{Seeds: 3}, 10 * 2 * 5 * 3}, {GridOptions{Seeds: 2}, 10 * 2 * 5 * 2}, {GridOptions{Seeds: 1, Quick: true}, 10 * 2 * 5}} {
+	}{{GridOptions{Seeds: 3}, 20 * 2 * 5 * 3}, {GridOptions{Seeds: 2}, 20 * 2 * 5 * 2}, {GridOptions{Seeds: 1, Quick: true}, 20 * 2 * 5}} {
 		tab, err := Grid("ablation", tc.opt)
 		if err != nil {
 			t.Fatal(err)
@@ -28,16 +29,20 @@ func TestAblationGrid(t *testing.T) {
 		if len(cfgs) != tc.runs {
 			t.Errorf("%+v: %d runs, want %d", tc.opt, len(cfgs), tc.runs)
 		}
-		// Every third-order run comes before any second-order one, so
-		// that a grid stopped half way has every row at M2.
-		half := len(cfgs) / 2
+		// In each recipe's half, every third-order run comes before any
+		// second-order one, so that a grid stopped half way has every
+		// default row at M2.
+		quarter := len(cfgs) / 4
 		for i, c := range cfgs {
-			if want := 3 - i/half; c.TensorOrder() != want {
+			if want := 3 - (i/quarter)%2; c.TensorOrder() != want {
 				t.Fatalf("%+v: run %d has order %d, want %d", tc.opt, i, c.TensorOrder(), want)
 			}
+			if serial := i >= 2*quarter; serial == c.Portfolio {
+				t.Fatalf("%+v: run %d portfolio %v, want the default's first", tc.opt, i, c.Portfolio)
+			}
 		}
-		if !strings.HasSuffix(tab.Rows[0], " M2") || !strings.HasSuffix(tab.Rows[len(tab.Rows)-1], " M1") {
-			t.Errorf("rows %q: want M2 first", tab.Rows)
+		if tab.Rows[0] != "default M2" || tab.Rows[10] != "default M1" || tab.Rows[20] != "serial M2" || tab.Rows[30] != "serial M1" {
+			t.Errorf("rows %q: want each recipe's M2 rows, then its M1 rows", tab.Rows)
 		}
 	}
 }
@@ -76,15 +81,24 @@ func TestAblationDefaultIsLearningDefault(t *testing.T) {
 
 // TestAblationRowsValidate: every row makes a configuration Validate
 // accepts on every language and order, each ablation's runs differ from
-// the default's, every row says what it is, and none is named by when it
-// was measured.
+// its recipe's (the default's or serial's), every row says what it is,
+// and none is named by when it was measured.
 func TestAblationRowsValidate(t *testing.T) {
 	rows := ablationRows()
 	for _, g := range allGrammars {
 		for _, order := range ablationOrders {
-			def, _ := rows[0].config(GridOptions{Seeds: 1}, g, order)
+			base := map[string]experiment.Config{}
+			for _, r := range rows {
+				if r.Label == r.Recipe {
+					base[r.Recipe], _ = r.config(GridOptions{Seeds: 1}, g, order)
+				}
+			}
+			if len(base) != 2 {
+				t.Fatalf("recipes' rows %v, want default and serial", base)
+			}
 			seen := map[string]string{}
 			for _, r := range rows {
+				def := base[r.Recipe]
 				c, err := r.config(GridOptions{Seeds: 1}, g, order)
 				if err == nil {
 					err = c.Validate()
@@ -96,8 +110,8 @@ func TestAblationRowsValidate(t *testing.T) {
 					t.Errorf("%s on %s order %d: the runs of %q", r.Label, g, order, other)
 				}
 				seen[c.Key()] = r.Label
-				if r.Label != "default" && c.Key() == def.Key() {
-					t.Errorf("%s: the default's runs", r.Label)
+				if r.Label != r.Recipe && c.Key() == def.Key() {
+					t.Errorf("%s: the %s recipe's runs", r.Label, r.Recipe)
 				}
 			}
 		}
@@ -109,7 +123,7 @@ func TestAblationRowsValidate(t *testing.T) {
 		if r.About == "" {
 			t.Errorf("row %q does not say what it is", r.Label)
 		}
-		if r.Label != "default" && !strings.HasPrefix(r.Label, "default without ") {
+		if r.Label != r.Recipe && !strings.HasPrefix(r.Label, r.Recipe+" without ") {
 			t.Errorf("row %q is not named by what it removes", r.Label)
 		}
 	}
@@ -154,12 +168,16 @@ func TestAblationSummary(t *testing.T) {
 	if want := "| default M2 | 6/10 | 5 | 38 | 50 | 70 | 6/10 | 70 |"; !strings.Contains(md, want) {
 		t.Errorf("Markdown lacks %q", want)
 	}
-	if tab.Rows[len(tab.Rows)-1] != "default without Adam M1" {
+	// A serial row compares with the serial row's runs.
+	if want := "| serial without polish M2 | 3/5 (5/10 finished) | 5 | 19 | 50 | 35 | 3/5 | 35 |"; !strings.Contains(md, want) {
+		t.Errorf("Markdown lacks %q", want)
+	}
+	if tab.Rows[len(tab.Rows)-1] != "serial without Adam M1" {
 		t.Fatalf("last row %q", tab.Rows[len(tab.Rows)-1])
 	}
 	res[len(res)-1] = make([]CellResult, len(tab.Columns)) // no run of the last row finished
 	md = string(Markdown(tab, res, Provenance{Command: "nspda repro ablation", Seeds: 2}, nil))
-	if want := "| default without Adam M1 | – (0/10 finished) | – | – | – | – | – | – |"; !strings.Contains(md, want) {
+	if want := "| serial without Adam M1 | – (0/10 finished) | – | – | – | – | – | – |"; !strings.Contains(md, want) {
 		t.Errorf("Markdown lacks %q", want)
 	}
 	if !strings.Contains(md, "depend on the machine's load") {

@@ -35,7 +35,7 @@ func TestGridSizes(t *testing.T) {
 		// eighteen superseded recipes and variants × two orders and one third-order-only row
 		"learning-history": (18*2 + 1) * 5 * 5,
 		"fair":             len(fairRows()) * 5 * FairTrials, // before the search has results: its trials only
-		"ablation":         10 * 2 * 5 * 5,                   // the default and nine ablations × two orders × five languages × five seeds
+		"ablation":         2 * 10 * 2 * 5 * 5,               // the default and serial recipes and nine ablations of each × two orders × five languages × five seeds
 		"inference":        (5*2 + 2 + 1) * 5,                // five built-in languages and eqab × two orders, anb2n at third order × five seeds
 	}
 	for _, name := range Names() {

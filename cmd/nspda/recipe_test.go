@@ -21,6 +21,11 @@ func newArgs(old []string) []string {
 	var out []string
 	for _, a := range old {
 		name, val, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		if a == "--recipe=default" {
+			// The old code's default is the frozen recipe serial (the
+			// default's starts one at a time).
+			a = "--recipe=serial"
+		}
 		if now.Lookup(name) != nil {
 			out = append(out, a)
 			continue

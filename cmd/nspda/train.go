@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"unicode"
 
@@ -242,7 +241,7 @@ func trainConfig(cmd *cobra.Command, recipe string, set []experiment.Setting) (e
 		}
 		name, set = base, append(fileSet, set...)
 	case cmd.Flags().Changed("recipe"):
-		if !slices.Contains(experiment.Recipes(), recipe) {
+		if !experiment.IsRecipe(recipe) {
 			return experiment.Config{}, usagef("--recipe %q: want %s, or a recipe file FILE.yaml", recipe, strings.Join(experiment.Recipes(), ", "))
 		}
 		name = recipe
