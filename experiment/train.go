@@ -44,7 +44,7 @@ type Summary struct {
 	J               int               `json:"J,omitempty"` // nspda state neurons
 	Params          int               `json:"params"`
 	Algorithm       string            `json:"algorithm"`
-	WallSeconds     float64           `json:"wall_seconds"` // compute time over every session of the run (an epoch lost to a kill is not counted)
+	WallSeconds     float64           `json:"wall_seconds"` // wall time over every session of the run (an epoch lost to a kill is not counted)
 	// WideFrom (size rule "both") is the first (small-size) phase's epochs
 	// when no start of it passed selection and the wide phase ran after it;
 	// SizeRule is then the rule of the net the run kept: "wide", or the
@@ -647,8 +647,9 @@ type dirRecorder struct {
 	dir             string
 	metrics, timing *os.File
 	progress        Progress
-	prior           float64 // seconds of the epochs kept from earlier sessions of a resumed run
-	epoch0          int     // epochs and characters before this phase (size rule "both")
+	prior           float64 // wall seconds of the run when its kept lines end (earlier sessions of a resumed run)
+	opened          time.Time
+	epoch0          int // epochs and characters before this phase (size rule "both")
 	chars0          int64
 }
 
@@ -658,7 +659,7 @@ type dirRecorder struct {
 // rule "both" (first: the paper-size phase's last checkpoint) the epochs
 // and characters it records follow the first phase's.
 func newDirRecorder(dir string, first, from *train.Checkpoint, progress Progress) (*dirRecorder, error) {
-	r := &dirRecorder{dir: dir, progress: progress}
+	r := &dirRecorder{dir: dir, progress: progress, opened: time.Now()}
 	if first != nil {
 		r.epoch0, r.chars0 = first.Epoch, first.Chars
 	}
@@ -682,8 +683,12 @@ func newDirRecorder(dir string, first, from *train.Checkpoint, progress Progress
 	return r, nil
 }
 
-// timingSeconds sums the seconds of the lines of timing.jsonl (at path) in
-// data.
+// timingSeconds is the run's wall seconds at the end of the lines of
+// timing.jsonl (at path) in data: a line's wall (the run's wall seconds
+// when it was written), plus the seconds of the lines after it that have
+// none (files written before lines had it, whose epochs ran one at a
+// time). A portfolio's lines are its starts' epochs, which ran side by
+// side, so their seconds add up to more than the wall time.
 func timingSeconds(path string, data []byte) (float64, error) {
 	total := 0.0
 	for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
@@ -692,11 +697,16 @@ func timingSeconds(path string, data []byte) (float64, error) {
 		}
 		var t struct {
 			Seconds float64 `json:"seconds"`
+			Wall    float64 `json:"wall"`
 		}
 		if err := json.Unmarshal(line, &t); err != nil {
 			return 0, fmt.Errorf("%s:%d: %v", path, i+1, err)
 		}
-		total += t.Seconds
+		if t.Wall > 0 {
+			total = t.Wall
+		} else {
+			total += t.Seconds
+		}
 	}
 	return total, nil
 }
@@ -731,7 +741,8 @@ func (r *dirRecorder) Epoch(m train.Metrics, seconds float64) error {
 	if _, err := r.metrics.Write(append(b, '\n')); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(r.timing, "{\"epoch\":%d,\"seconds\":%.6f}\n", m.Epoch, seconds); err != nil {
+	wall := r.prior + time.Since(r.opened).Seconds()
+	if _, err := fmt.Fprintf(r.timing, "{\"epoch\":%d,\"seconds\":%.6f,\"wall\":%.6f}\n", m.Epoch, seconds, wall); err != nil {
 		return err
 	}
 	if r.progress != nil {

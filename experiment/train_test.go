@@ -100,18 +100,37 @@ func TestResume(t *testing.T) {
 		if n := bytes.Count(read(t, filepath.Join(broken, MetricsFile)), []byte("\n")); n != 3 {
 			t.Fatalf("%s: %d metric lines after 3 epochs", cur, n)
 		}
+		if !bytes.Contains(read(t, filepath.Join(broken, timingFile)), []byte(`"wall":`)) {
+			t.Fatalf("%s: timing lines without the run's wall seconds", cur)
+		}
+		interrupted := broken
 		// Pretend the first session's three epochs took 1000 s each:
-		// wall_seconds counts every session's epochs, not the last one's only.
-		slow := bytes.Repeat([]byte("{\"epoch\":0,\"seconds\":1000}\n"), 3)
-		if err := os.WriteFile(filepath.Join(broken, timingFile), slow, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		sum, err := Train(context.Background(), Config{}, broken, true, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sum.WallSeconds < 3000 || sum.WallSeconds > 3600 {
-			t.Errorf("%s: resumed run's wall_seconds %g, want 3000 for the first session plus this one's", cur, sum.WallSeconds)
+		// wall_seconds counts every session's epochs, not the last one's
+		// only; from lines that give the run's wall time (a portfolio's,
+		// whose starts ran side by side: 3000 s of epochs in 1800 s), the
+		// last line's.
+		for _, tc := range []struct {
+			lines string
+			want  float64
+		}{
+			{strings.Repeat("{\"epoch\":0,\"seconds\":1000}\n", 3), 3000},
+			{"{\"epoch\":0,\"seconds\":1000,\"wall\":1000}\n{\"epoch\":0,\"seconds\":1000,\"wall\":1200}\n{\"epoch\":0,\"seconds\":1000,\"wall\":1800}\n", 1800},
+		} {
+			dir := t.TempDir()
+			if err := os.CopyFS(dir, os.DirFS(interrupted)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, timingFile), []byte(tc.lines), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			sum, err := Train(context.Background(), Config{}, dir, true, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sum.WallSeconds < tc.want || sum.WallSeconds > tc.want+600 {
+				t.Errorf("%s: resumed run's wall_seconds %g, want %g for the first session plus this one's", cur, sum.WallSeconds, tc.want)
+			}
+			broken = dir
 		}
 		for _, f := range []string{MetricsFile, ModelFile} {
 			if !bytes.Equal(read(t, filepath.Join(whole, f)), read(t, filepath.Join(broken, f))) {
