@@ -112,7 +112,7 @@ func checkLabels(paths []string, sets [][]dataset.Example) error {
 			}
 			if o.label != e.Label {
 				return fmt.Errorf("%s:%d: string %s is labelled %d, and %d on %s:%d",
-					paths[f], i+1, quoteShort(e.String), e.Label, o.label, paths[o.file], o.line)
+					paths[f], i+1, QuoteShort(e.String), e.Label, o.label, paths[o.file], o.line)
 			}
 		}
 	}
@@ -146,9 +146,10 @@ func holdOut(ex []dataset.Example, pct int) (trainSet, selSet []dataset.Example)
 	return trainSet, selSet
 }
 
-// quoteShort quotes s, keeping a message one readable line: a string of
-// more than 40 symbols is cut to its first 30 and its length.
-func quoteShort(s string) string {
+// QuoteShort quotes s, keeping a message or a table cell one readable
+// line: a string of more than 40 symbols is cut to its first 30 and its
+// length.
+func QuoteShort(s string) string {
 	if r := []rune(s); len(r) > 40 {
 		return fmt.Sprintf("%q... (%d symbols)", string(r[:30]), len(r))
 	}

@@ -393,14 +393,5 @@ func (c runCheck) vsText(sets []string) string {
 	for _, s := range sets {
 		parts = append(parts, fmt.Sprintf("%s: %d", s, c.SetDiffer[s]))
 	}
-	return fmt.Sprintf("differs on %s; %s", quoteString(c.Counter), strings.Join(parts, ", "))
-}
-
-// quoteString quotes a string for a table cell, at most 24 symbols of it.
-func quoteString(s string) string {
-	r := []rune(s)
-	if len(r) > 24 {
-		return fmt.Sprintf("%q… (%d symbols)", string(r[:24]), len(r))
-	}
-	return fmt.Sprintf("%q", s)
+	return fmt.Sprintf("differs on %s; %s", experiment.QuoteShort(c.Counter), strings.Join(parts, ", "))
 }

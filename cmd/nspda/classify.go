@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/model/nspda"
@@ -66,7 +67,7 @@ classified one at a time. A string has at most ` + fmt.Sprint(limits.StringLen) 
 			encoded := make([][]int, len(args))
 			for i, s := range args {
 				if encoded[i], err = c.encode(s); err != nil {
-					return fmt.Errorf("string %s (argument %d): %v", quoteShort(s), i+1, err)
+					return fmt.Errorf("string %s (argument %d): %v", experiment.QuoteShort(s), i+1, err)
 				}
 			}
 			for i, s := range args {
@@ -107,7 +108,7 @@ func (c *classifier) classify(s string, syms []int) {
 	if ok {
 		verdict = "accept"
 	}
-	fmt.Fprintf(c.w, "%s  y=%.4f  %s\n", verdict, y, quoteShort(s))
+	fmt.Fprintf(c.w, "%s  y=%.4f  %s\n", verdict, y, experiment.QuoteShort(s))
 }
 
 // file classifies each line of path ("-": in), one at a time: memory is
@@ -132,7 +133,7 @@ func (c *classifier) file(in io.Reader, path string) error {
 		}
 		syms, err := c.encode(s)
 		if err != nil {
-			return fmt.Errorf("%s:%d: string %s: %v", path, line, quoteShort(s), err)
+			return fmt.Errorf("%s:%d: string %s: %v", path, line, experiment.QuoteShort(s), err)
 		}
 		c.classify(s, syms)
 	}

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/evaluate"
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/limits"
 	"github.com/nspda/nspda/nn"
@@ -180,7 +180,7 @@ func parseSets(list string) ([]string, error) {
 func checkSymbols(path string, alpha *grammar.PDA, ex []dataset.Example) error {
 	for i, e := range ex {
 		if _, err := alpha.Encode(e.String); err != nil {
-			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, quoteShort(e.String), err)
+			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, experiment.QuoteShort(e.String), err)
 		}
 	}
 	return nil
@@ -195,7 +195,7 @@ func checkData(path string, lang *grammar.Language, ex []dataset.Example) error 
 	for i, e := range ex {
 		var err error
 		if buf, err = lang.PDA.AppendEncode(buf[:0], e.String); err != nil {
-			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, quoteShort(e.String), err)
+			return fmt.Errorf("%s:%d: string %s: %v", path, i+1, experiment.QuoteShort(e.String), err)
 		}
 		in := lang.Recognize(e.String)
 		if in == (e.Label == dataset.Positive) {
@@ -205,18 +205,9 @@ func checkData(path string, lang *grammar.Language, ex []dataset.Example) error 
 		if in {
 			verdict = "is in"
 		}
-		return fmt.Errorf("%s:%d: label %d but %s %s %s", path, i+1, e.Label, quoteShort(e.String), verdict, lang.Name)
+		return fmt.Errorf("%s:%d: label %d but %s %s %s", path, i+1, e.Label, experiment.QuoteShort(e.String), verdict, lang.Name)
 	}
 	return nil
-}
-
-// quoteShort quotes s, keeping the message one readable line: a string of
-// more than 40 symbols is cut to its first 30 and its length.
-func quoteShort(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return fmt.Sprintf("%q... (%d symbols)", string(r[:30]), len(r))
-	}
-	return strconv.Quote(s)
 }
 
 func splitList(s string) []string {

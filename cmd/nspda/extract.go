@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/extract"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/atomicfile"
@@ -216,7 +217,7 @@ func printExtract(w io.Writer, rep *extract.Report, out string) {
 	}
 	fmt.Fprintf(w, "target %s (%d states): differs on %d of the strings compared; the shortest:\n", rep.Grammar, rep.ReferenceStates, tgtDis)
 	for _, ce := range c.TargetCounter {
-		fmt.Fprintf(w, "  %-24s extracted %s, %s %s\n", quoteShort(ce.String), verdict(ce.Extracted), rep.Grammar, verdict(ce.Other))
+		fmt.Fprintf(w, "  %-24s extracted %s, %s %s\n", experiment.QuoteShort(ce.String), verdict(ce.Extracted), rep.Grammar, verdict(ce.Other))
 	}
 }
 

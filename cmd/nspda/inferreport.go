@@ -330,7 +330,7 @@ func (rep *inferReport) table(w io.Writer) {
 			if d.PDA != nil {
 				pda = verdict(*d.PDA)
 			}
-			fmt.Fprintf(w, "  %-*s %-24s %5d %8s %8s\n", width, s.Name, quoteShort(d.String), d.Label, verdict(d.Network), pda)
+			fmt.Fprintf(w, "  %-*s %-24s %5d %8s %8s\n", width, s.Name, experiment.QuoteShort(d.String), d.Label, verdict(d.Network), pda)
 		}
 	}
 }

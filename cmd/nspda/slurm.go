@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"strings"
+
+	"github.com/nspda/nspda/experiment"
 )
 
 // slurmJob describes an sbatch job array over a plan: one array task per
@@ -56,7 +58,7 @@ func checkSlurmFlags(f reproFlags) error {
 	for _, flag := range []string{"--slurm-option", "--emit-slurm", "--binary", "--store"} {
 		for _, s := range given[flag] {
 			if i := strings.IndexAny(s, "\n\r\x00"); i >= 0 {
-				return usagef("%s %s: a line break or NUL (at byte %d) has no place in an sbatch script", flag, quoteShort(s), i+1)
+				return usagef("%s %s: a line break or NUL (at byte %d) has no place in an sbatch script", flag, experiment.QuoteShort(s), i+1)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/nspda/nspda/experiment"
 	"github.com/nspda/nspda/extract"
 	"github.com/nspda/nspda/grammar"
 	"github.com/nspda/nspda/internal/atomicfile"
@@ -48,7 +49,7 @@ the page at that string and step.`,
 			strs := make([][]int, len(args))
 			for i, s := range args {
 				if strs[i], err = c.encode(s); err != nil {
-					return fmt.Errorf("string %s (argument %d): %v", quoteShort(s), i+1, err)
+					return fmt.Errorf("string %s (argument %d): %v", experiment.QuoteShort(s), i+1, err)
 				}
 			}
 			res := extract.Extract(m, extract.Options{Refine: refine, Name: "extracted"})
@@ -76,7 +77,7 @@ the page at that string and step.`,
 				if r.Accept {
 					v = "accept"
 				}
-				fmt.Fprintf(w, "%s  y=%.4f  %s\n", v, r.Y, quoteShort(r.String))
+				fmt.Fprintf(w, "%s  y=%.4f  %s\n", v, r.Y, experiment.QuoteShort(r.String))
 			}
 			if res.PDA == nil {
 				fmt.Fprintf(w, "no automaton beside the run: %s\n", res.Message)
