@@ -120,10 +120,13 @@ var recipeBook = []recipe{
 
 func join(a, b []Setting) []Setting { return append(slices.Clip(a), b...) }
 
-// IsRecipe reports whether name is a recipe, offered or frozen.
-func IsRecipe(name string) bool {
-	return slices.ContainsFunc(recipeBook, func(r recipe) bool { return r.name == name })
+// recipeIndex is the index of the named recipe in recipeBook, −1 if none.
+func recipeIndex(name string) int {
+	return slices.IndexFunc(recipeBook, func(r recipe) bool { return r.name == name })
 }
+
+// IsRecipe reports whether name is a recipe, offered or frozen.
+func IsRecipe(name string) bool { return recipeIndex(name) >= 0 }
 
 // Recipes names the recipes offered, the default first (not the frozen
 // ones).
@@ -159,7 +162,7 @@ func Recipes() []string {
 // at a time, unbounded: the default of the tables' earlier rows.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
-	i := slices.IndexFunc(recipeBook, func(r recipe) bool { return r.name == name })
+	i := recipeIndex(name)
 	if i < 0 {
 		return c, fmt.Errorf("unknown recipe %q (want %s)", name, strings.Join(Recipes(), " or "))
 	}
