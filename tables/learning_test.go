@@ -1,8 +1,6 @@
 package tables
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -27,16 +25,9 @@ func TestLearningSplitKeepsRuns(t *testing.T) {
 	}{{false, "7ee9c131a37242bd"}, {true, "d03389cc88c551be"}} {
 		opt := GridOptions{Seeds: 5, Quick: tc.quick}
 		all := fillLearning(&Table{}, opt, func(learningRow) bool { return true })
-		keys := make([]string, 0, len(all.Configs()))
-		for _, c := range all.Configs() {
-			keys = append(keys, c.Key())
-		}
-		slices.Sort(keys)
-		h := sha256.New()
-		for _, k := range keys {
-			h.Write([]byte(k + "\n"))
-		}
-		if got := hex.EncodeToString(h.Sum(nil)[:8]); got != tc.digest {
+		sorted := all.Configs()
+		slices.SortFunc(sorted, func(a, b experiment.Config) int { return strings.Compare(a.Key(), b.Key()) })
+		if got := gridDigest(sorted); got != tc.digest {
 			t.Errorf("quick=%v: the learning rows' sorted keys have digest %s, want %s", tc.quick, got, tc.digest)
 		}
 		current, _ := Grid("learning", opt)
