@@ -203,6 +203,14 @@ type Config struct {
 	// (train.Settings.StartEpochs; 0: no bound, omitted from the key).
 	StartEpochs int `json:"start_epochs,omitempty"`
 	ProbeEpochs int `json:"probe_epochs,omitempty"`
+	// Finish, with Portfolio, finishes each start from new weights whose
+	// best score (training plus select error fraction) ends above 0 and
+	// at most Finish: on the superposition stack at the sharpness
+	// FinishBeta, by Adam at FinishRate (train.Settings.Finish; 0: off,
+	// all three omitted from the key).
+	Finish     float64 `json:"finish,omitempty"`
+	FinishRate float64 `json:"finish_rate,omitempty"`
+	FinishBeta float64 `json:"finish_beta,omitempty"`
 	// Workers is how many starts of a portfolio train at once (0: one per
 	// core). Not part of the run's identity: the run's files are the same
 	// for every value, so it is neither in the key nor in config.json; a
@@ -318,6 +326,26 @@ func (c Config) checkPortfolio() error {
 		return fmt.Errorf("start_epochs and probe_epochs need portfolio (a plain run's starts end by their shared patience)")
 	case c.ProbeEpochs > 0 && c.Probes == 0:
 		return fmt.Errorf("probe_epochs needs probes")
+	}
+	return c.checkFinish()
+}
+
+// checkFinish reports the first finish setting that cannot work.
+func (c Config) checkFinish() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case !finite(c.Finish) || c.Finish < 0 || c.Finish > 2:
+		return fmt.Errorf("finish must be a score from 0 to 2 (training plus select error fraction), not %g", c.Finish)
+	case c.Finish == 0 && (c.FinishRate != 0 || c.FinishBeta != 0):
+		return fmt.Errorf("finish_rate and finish_beta are the finish's: they need finish")
+	case c.Finish == 0:
+		return nil
+	case !c.Portfolio:
+		return fmt.Errorf("finish needs portfolio (it finishes a start of a portfolio)")
+	case c.Model != "nspda" || c.Optimizer != "adam":
+		return fmt.Errorf("finish trains an nspda on its superposition stack by Adam: it needs the nspda model and the adam optimizer")
+	case !finite(c.FinishRate) || c.FinishRate <= 0 || !finite(c.FinishBeta) || c.FinishBeta <= 0:
+		return fmt.Errorf("finish needs a finish_rate and a finish_beta above 0 (got %g and %g)", c.FinishRate, c.FinishBeta)
 	}
 	return nil
 }

@@ -340,7 +340,7 @@ func TestLockStepConfig(t *testing.T) {
 		func(c *Config) { c.Algo = "rtrl" },
 		func(c *Config) { setOpts(c, "hints", 2) },
 		func(c *Config) { setOpts(c, "soft_stack", true) },
-		func(c *Config) { *c = c.WithModel("lstm"); c.Size = "" },
+		func(c *Config) { *c = c.WithModel("lstm"); c.Size, c.Finish, c.FinishRate, c.FinishBeta = "", 0, 0, 0 },
 	)
 }
 
@@ -737,7 +737,7 @@ func TestFinalStarts(t *testing.T) {
 // starts (train.Settings); each is a new key when set, none when 0, and
 // they are refused negative, without portfolio, and probe_epochs without
 // probes. The default is serial's starts as a portfolio bounded at 20 and
-// 4 epochs.
+// 4 epochs, with the finish (TestFinishConfig).
 func TestStartEpochs(t *testing.T) {
 	p, err := Recipe("serial")
 	if err != nil {
@@ -747,8 +747,9 @@ func TestStartEpochs(t *testing.T) {
 	def, _ := Recipe("default")
 	bounded := p
 	bounded.StartEpochs, bounded.ProbeEpochs = 20, 4
+	bounded.Finish, bounded.FinishRate, bounded.FinishBeta = 0.2, 0.001, 10
 	if !reflect.DeepEqual(bounded, def) {
-		t.Errorf("the default recipe is not serial's bounded portfolio:\n%+v\n%+v", def, bounded)
+		t.Errorf("the default recipe is not serial's bounded portfolio with the finish:\n%+v\n%+v", def, bounded)
 	}
 	keys := map[string]bool{p.Key(): true}
 	for _, on := range []func(*Config){
@@ -784,6 +785,58 @@ func TestStartEpochs(t *testing.T) {
 		tc.bad(&b)
 		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("want an error with %q, got %v", tc.want, err)
+		}
+	}
+}
+
+// TestFinishConfig: finish, finish_rate and finish_beta reach
+// train.Settings.Finish; each changes the key only when set; they are
+// refused out of range, without one another, and without a portfolio of
+// nspda starts by Adam, where a recipe's finish gives way.
+func TestFinishConfig(t *testing.T) {
+	p, err := Recipe("serial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Portfolio, p.StartEpochs, p.ProbeEpochs = true, 20, 4
+	on := p
+	on.Finish, on.FinishRate, on.FinishBeta = 0.2, 0.001, 10
+	if err := on.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if on.Key() == p.Key() {
+		t.Error("finish did not change the key")
+	}
+	set, err := settings(on, []train.Example{{Syms: []int{0}}})
+	if err != nil || set.Finish != (train.Finish{Near: 0.2, Rate: 0.001, Beta: 10}) {
+		t.Errorf("settings' finish %+v (%v)", set.Finish, err)
+	}
+	for _, tc := range []struct {
+		bad  func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Finish = -0.1 }, "from 0 to 2"},
+		{func(c *Config) { c.Finish = math.Inf(1) }, "from 0 to 2"},
+		{func(c *Config) { c.Finish = 0 }, "need finish"},
+		{func(c *Config) { c.FinishRate = 0 }, "above 0"},
+		{func(c *Config) { c.FinishBeta = math.NaN() }, "above 0"},
+		{func(c *Config) { c.Portfolio, c.StartEpochs, c.ProbeEpochs = false, 0, 0 }, "needs portfolio"},
+		{func(c *Config) { c.Optimizer = "sgd" }, "adam optimizer"},
+	} {
+		b := on
+		tc.bad(&b)
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("want an error with %q, got %v", tc.want, err)
+		}
+	}
+	for _, flag := range []Setting{{Key: "portfolio", Value: false, Name: "--opt portfolio"}, {Key: "optimizer", Value: "sgd", Name: "--optimizer"}} {
+		cfg, err := Build("default", []Setting{flag})
+		if err != nil {
+			t.Errorf("%s over the default: %v", flag.Name, err)
+			continue
+		}
+		if cfg.Finish != 0 || cfg.FinishRate != 0 || cfg.FinishBeta != 0 {
+			t.Errorf("%s over the default: finish %g, %g, %g; want it to give way", flag.Name, cfg.Finish, cfg.FinishRate, cfg.FinishBeta)
 		}
 	}
 }

@@ -230,8 +230,14 @@ func (sr *sizeRun) train(ctx context.Context, rec *dirRecorder) (train.Result, e
 	if !cfg.Portfolio {
 		return train.Run(ctx, sr.setup.env, sr.setup.settings, rec, sr.from)
 	}
-	fresh := func() (train.Env, train.Settings, error) {
-		s, err := build(cfg, sr.lang, sr.data)
+	fresh := func(soft bool) (train.Env, train.Settings, error) {
+		c := cfg
+		if soft && c.Option("soft_stack") != true {
+			if err := c.Set("soft_stack", true); err != nil {
+				return train.Env{}, train.Settings{}, err
+			}
+		}
+		s, err := build(c, sr.lang, sr.data)
 		if err != nil {
 			return train.Env{}, train.Settings{}, err
 		}
@@ -637,6 +643,7 @@ func settings(cfg Config, exs []train.Example) (train.Settings, error) {
 		Patience: cfg.Patience, Polish: cfg.Polish, Final: cfg.FinalStarts, Restarts: cfg.Restarts,
 		Probes: cfg.Probes, ProbePatience: cfg.ProbePatience, OwnPatience: cfg.OwnPatience, NeutralPatience: cfg.NeutralPatience, NeutralTwoSided: cfg.NeutralTwoSided,
 		StartEpochs: cfg.StartEpochs, ProbeEpochs: cfg.ProbeEpochs,
+		Finish:         train.Finish{Near: cfg.Finish, Rate: cfg.FinishRate, Beta: cfg.FinishBeta},
 		SoftStackBeta0: beta0, SoftStackGrowth: growth, SoftStackAlternate: alternate,
 		LockStep: cfg.LockStep,
 	}, nil

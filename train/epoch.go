@@ -37,6 +37,7 @@ func (r *runner) epoch(ctx context.Context, s Start) (over bool, err error) {
 		Epoch: cp.Epoch, Chars: cp.Chars, Loss: lossSum / float64(max(1, len(subset))),
 		TrainAcc: 100 * report.TrainAcc, ValidAcc: 100 * report.ValidAcc, LR: lr,
 		Stage: phase.Stage, MaxLen: phase.MaxLen, Strings: len(subset), Beta: beta,
+		Finish: s.Kind == FinishStart,
 	}
 	cp.Last = &report
 	if r.set.KeepBest {
@@ -72,6 +73,9 @@ func (r *runner) rate(s Start, phase Phase) float64 {
 	}
 	if set.Optimizer == "adam" && !s.SGD {
 		lr = set.Schedule.LR0
+		if s.Kind == FinishStart {
+			lr = set.Finish.Rate
+		}
 	}
 	return lr
 }
@@ -88,6 +92,9 @@ func (r *runner) configure(s Start) (beta float64) {
 	}
 	if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 		beta = set.sharpness(r.st.cp.Epoch - r.st.cp.StartEpoch)
+		if s.Kind == FinishStart {
+			beta = set.Finish.Beta
+		}
 		sh.SetSharpness(beta)
 		sh.SetSoft(s.Soft)
 		if !s.Soft {

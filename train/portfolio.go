@@ -14,8 +14,11 @@ import (
 // classifiers of its own (the net with start 0's initial weights, Init
 // drawing those of the others) over the run's data, which every start
 // shares and none changes, and settings with an estimator and a curriculum
-// of their own.
-type Fresh func() (Env, Settings, error)
+// of their own. With soft (a start's finish, Settings.Finish) the net has
+// the superposition stack's cells, and the settings a sharpness
+// (SoftStackBeta0), whether or not the run's net has them; the weights
+// have the same layout either way.
+type Fresh func(soft bool) (Env, Settings, error)
 
 // Portfolio is how far a portfolio run has come: the starts of its plan
 // (Settings.Starts) before Next are committed or passed over.
@@ -181,7 +184,7 @@ func (p *portfolio) launch(ctx context.Context, g *errgroup.Group, q int, finish
 
 // train runs start s alone, from the weights best (FromBest) or its own.
 func (p *portfolio) train(ctx context.Context, s Start, best *Selection) (out outcome) {
-	env, set, err := p.fresh()
+	env, set, err := p.fresh(false)
 	if err != nil {
 		return outcome{err: err}
 	}
@@ -203,7 +206,65 @@ func (p *portfolio) train(ctx context.Context, s Start, best *Selection) (out ou
 			break
 		}
 	}
+	if r, err = p.finish(ctx, r, s, log); err != nil {
+		return outcome{err: err}
+	}
 	return outcome{metrics: log.metrics, seconds: log.seconds, cp: r.st.cp}
+}
+
+// finish finishes start s, which r trained, when it ended near a fit
+// (Settings.Finish): it returns the runner of the finish, which goes on
+// from r's state on a net of Fresh(true), else r.
+func (p *portfolio) finish(ctx context.Context, r *runner, s Start, log *startLog) (*runner, error) {
+	f, sel := p.set.Finish, r.st.cp.Selection
+	if f.Near <= 0 || s.FromBest || sel == nil || sel.Params == nil || sel.Errors == 0 || sel.Errors > f.Near {
+		return r, nil
+	}
+	from, err := r.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	copy(from.Params, sel.Params)
+	from.Adam, from.Finished = nil, false // fresh moments
+	from.Selection = cloneSelection(sel)
+	from.Selection.SinceBest = 0
+	env, set, err := p.fresh(true)
+	if err != nil {
+		return nil, err
+	}
+	env.EvalWorkers = r.env.EvalWorkers
+	for i, h := range env.Obj.Heads() {
+		from.Heads[i] = widenHead(from.Heads[i], h.C, h.S)
+	}
+	fr, err := newRunnerOf(env, set, log, from, s.Index)
+	if err != nil {
+		return nil, err
+	}
+	fs := Start{Kind: FinishStart, Index: s.Index, Patience: p.set.Patience, Neutral: -1, Soft: true}
+	for range p.set.Patience {
+		over, err := fr.epoch(ctx, fs)
+		if err != nil {
+			return nil, err
+		}
+		if over || fr.st.cp.Finished {
+			break
+		}
+	}
+	return fr, nil
+}
+
+// widenHead is a head's parameters w (c outputs over a state of the length
+// w has) over a state of s values: each output's weights on the first
+// values of the state kept, 0 on the values added (the superposition
+// stack's cells, which follow the rest of the state), the biases kept.
+func widenHead(w []float64, c, s int) []float64 {
+	old := len(w)/c - 1
+	out := make([]float64, c*s+c)
+	for i := range c {
+		copy(out[i*s:i*s+min(old, s)], w[i*old:i*old+min(old, s)])
+	}
+	copy(out[c*s:], w[c*old:])
+	return out
 }
 
 // beginAlone begins start s of a portfolio in a runner of its own: from

@@ -64,12 +64,20 @@ func portfolioSettings(restarts, probes int) Settings {
 // the run's checkpoints and metrics, its result and its net's weights.
 func portfolioRun(t *testing.T, env func() Env, set func() Settings, workers int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
 	t.Helper()
+	return freshRun(t, func(bool) (Env, Settings, error) { return env(), set(), nil }, workers, from, stop)
+}
+
+// freshRun is portfolioRun over the envs and settings of fresh.
+func freshRun(t *testing.T, fresh Fresh, workers int, from *Checkpoint, stop int) (*cpLog, Result, []float64, error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	l := &stopLog{cpLog: cpLog{cancel: cancel}, after: stop}
-	main := env()
-	fresh := func() (Env, Settings, error) { return env(), set(), nil }
-	res, err := RunPortfolio(ctx, main, set(), fresh, workers, l, from)
+	main, set, err := fresh(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := RunPortfolio(ctx, main, set, fresh, workers, l, from)
 	return &l.cpLog, res, slices.Clone(main.Net.Params()), err
 }
 
@@ -149,7 +157,7 @@ func TestPortfolioStartAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []int{2, 3} {
-		p := &portfolio{set: set(), workers: 1, fresh: func() (Env, Settings, error) { return env(), set(), nil }}
+		p := &portfolio{set: set(), workers: 1, fresh: func(bool) (Env, Settings, error) { return env(), set(), nil }}
 		out := p.train(context.Background(), startOf(p.set, k), nil)
 		if out.err != nil {
 			t.Fatal(out.err)
@@ -309,4 +317,136 @@ func splitStarts(ms []Metrics) [][]Metrics {
 		runs[len(runs)-1] = append(runs[len(runs)-1], m)
 	}
 	return runs
+}
+
+// TestPortfolioFinish: with Settings.Finish every start that ends near a
+// fit (here every start: the twin strings keep each from perfect) goes on
+// from its best weights on the superposition stack, at the finish's rate
+// and sharpness, for at most Patience epochs, its own epochs the same as
+// without the finish; with a bound below every start's score nothing
+// changes. The run is the same on 1 and 2 workers and after a kill and a
+// resume.
+func TestPortfolioFinish(t *testing.T) {
+	const rate, beta = 0.05, 5
+	fresh := func(near float64) Fresh {
+		return func(soft bool) (Env, Settings, error) {
+			net, env := twinEnv(t, nil)
+			s := portfolioSettings(2, 3)
+			s.Patience, s.ProbePatience, s.Final, s.MaxEpochs = 6, 3, 1, 400
+			s.StartEpochs, s.ProbeEpochs = 4, 2
+			s.Finish = Finish{Near: near, Rate: rate, Beta: beta}
+			if soft {
+				net.SoftStack = true
+				net.Reserve(40)
+				s.SoftStackBeta0 = 1
+			}
+			return env, s, nil
+		}
+	}
+	plain, _, _, err := freshRun(t, fresh(0), 2, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tiny, _, _, err := freshRun(t, fresh(1e-9), 2, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustJSON(t, tiny.metricsLog), mustJSON(t, plain.metricsLog); got != want {
+		t.Errorf("a finish no start comes near changed the run:\n%s\n%s", got, want)
+	}
+	full, res, params, err := freshRun(t, fresh(2), 2, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.SelectErrors == 0 {
+		t.Fatal("a start passed selection: want a run of every start")
+	}
+	plainRuns := map[int][]Metrics{}
+	for _, r := range splitStarts(plain.metricsLog) {
+		plainRuns[r[0].Start] = r
+	}
+	finished := 0
+	for _, r := range splitStarts(full.metricsLog) {
+		k := r[0].Start
+		own := plainRuns[k]
+		if len(r) <= len(own) {
+			t.Errorf("start %d: %d epochs, %d without the finish: not finished", k, len(r), len(own))
+			continue
+		}
+		for i, m := range r {
+			if i < len(own) {
+				if m.Finish || m.Loss != own[i].Loss || m.TrainAcc != own[i].TrainAcc {
+					t.Errorf("start %d, its epoch %d: %+v with the finish, %+v without", k, i+1, m, own[i])
+				}
+				continue
+			}
+			if !m.Finish || m.LR != rate || m.Beta != beta {
+				t.Errorf("start %d, finish epoch %d: finish %v, rate %v, sharpness %v; want true, %v, %v", k, i-len(own)+1, m.Finish, m.LR, m.Beta, rate, beta)
+			}
+		}
+		if n := len(r) - len(own); n > 6 {
+			t.Errorf("start %d: %d finish epochs, want at most the patience, 6", k, n)
+		}
+		finished++
+	}
+	if finished < 3 {
+		t.Errorf("%d starts finished: the test checks too little", finished)
+	}
+	one, _, params1, err := freshRun(t, fresh(2), 1, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustJSON(t, one.metricsLog), mustJSON(t, full.metricsLog); got != want {
+		t.Errorf("1 worker: the metrics differ from 2 workers':\n%s\n%s", got, want)
+	}
+	if d, at := relDiff(params1, params); d != 0 {
+		t.Errorf("1 worker: parameter %d differs from 2 workers'", at)
+	}
+	stop := 2
+	killed, _, _, err := freshRun(t, fresh(2), 2, nil, stop)
+	if err == nil {
+		t.Fatalf("the run killed after commit %d ended", stop)
+	}
+	cp := killed.cps[stop-1]
+	l, _, params2, err := freshRun(t, fresh(2), 2, cp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := mustJSON(t, append(slices.Clone(killed.metricsLog[:cp.Epoch]), l.metricsLog...)), mustJSON(t, full.metricsLog); got != want {
+		t.Errorf("killed after commit %d and resumed: the metrics differ", stop)
+	}
+	if d, at := relDiff(params2, params); d != 0 {
+		t.Errorf("killed and resumed: parameter %d differs", at)
+	}
+}
+
+// TestWidenHead: a head widened over a state with more values (the
+// superposition stack's cells, after the rest) keeps each output's weights
+// on the first values and its bias, with 0 on the new values, so its logits
+// on a state whose new values are 0 are the same.
+func TestWidenHead(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const c, s, wide = 3, 5, 9
+	h := NewHead(c, s, 1, rng)
+	for i := range h.Params[c*s:] {
+		h.Params[c*s+i] = float64(i + 1)
+	}
+	w := &Head{C: c, S: wide, Params: widenHead(h.Params, c, wide), u: make([]float64, c)}
+	state := make([]float64, wide)
+	for i := range s {
+		state[i] = rng.NormFloat64()
+	}
+	h.logits(state, s)
+	w.logits(state, wide)
+	if !slices.Equal(h.u, w.u) {
+		t.Errorf("logits %v, widened %v", h.u, w.u)
+	}
+	for i := range c {
+		if !slices.Equal(w.Params[i*wide+s:(i+1)*wide], make([]float64, wide-s)) {
+			t.Errorf("output %d: weights on the new values %v, want 0", i, w.Params[i*wide+s:(i+1)*wide])
+		}
+	}
+	if same := widenHead(h.Params, c, s); !slices.Equal(same, h.Params) {
+		t.Error("widened to its own size, the head changed")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/nspda/nspda/evaluate"
@@ -137,6 +138,23 @@ type Settings struct {
 	// bound: its starts share one patience, which ends a start that does
 	// not beat the earlier starts' best (Start.Epochs).
 	StartEpochs, ProbeEpochs int
+	// Finish, with Near positive, finishes a portfolio's near starts on
+	// the superposition stack (Finish).
+	Finish Finish
+}
+
+// Finish trains on, in a portfolio (RunPortfolio), from the best weights
+// of a start from new weights that ended with a best score (training plus
+// select error fraction) above 0 and at most Near: on a net with the
+// superposition stack (Fresh(true)) at the constant sharpness Beta, by Adam
+// at Rate with fresh moments, the heads kept, until its weights are
+// perfect, Patience epochs pass without a better score, or Patience epochs
+// in all. On the digital stack such nets are thrown out again, at every
+// rate tried, because a push is credited only with its next read; the
+// superposition stack credits it with every later one (docs/training.md,
+// "Finish").
+type Finish struct {
+	Near, Rate, Beta float64
 }
 
 // lockStep returns the lock-step estimator of set.LockStep (nil: off), or
@@ -233,6 +251,8 @@ type Metrics struct {
 	// Start is the index of the start the epoch belongs to, in a
 	// portfolio run (RunPortfolio) only: Run's metrics never had it.
 	Start int `json:"start,omitempty"`
+	// Finish marks an epoch of a start's finish (Settings.Finish).
+	Finish bool `json:"finish,omitempty"`
 }
 
 // Checkpoint is everything needed to continue a run after the epoch it was
@@ -447,6 +467,26 @@ func (r *runner) runStart(ctx context.Context, s Start) (over bool, err error) {
 func (r *runner) save() error {
 	r.st.cp.Heads = headParams(r.env.Obj)
 	return r.st.save(r.params, r.set.Curriculum, r.rec)
+}
+
+// snapshot is the runner's state as save would record it, its own copy.
+func (r *runner) snapshot() (*Checkpoint, error) {
+	cp := r.st.cp
+	cp.Params = slices.Clone(r.params)
+	for _, h := range r.env.Obj.Heads() {
+		cp.Heads = append(cp.Heads, slices.Clone(h.Params))
+	}
+	var err error
+	if cp.Curriculum, err = json.Marshal(r.set.Curriculum); err != nil {
+		return nil, err
+	}
+	cp.Streams = map[string][]byte{}
+	for name, p := range r.st.pcg {
+		if cp.Streams[name], err = p.MarshalBinary(); err != nil {
+			return nil, err
+		}
+	}
+	return &cp, nil
 }
 
 // result is what the run ended with; the net gets the weights it keeps.

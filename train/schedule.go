@@ -17,6 +17,9 @@ const (
 	PolishStart
 	// FinalStart: the Final long starts after the polish.
 	FinalStart
+	// FinishStart: a portfolio start's finish (Settings.Finish), which
+	// keeps the start's number; never in Settings.Starts.
+	FinishStart
 )
 
 // Start is one start of a run: where its weights come from, how it trains

@@ -103,6 +103,9 @@ var settingHelp = map[string]string{
 	"portfolio":            "with patience: train the starts independently, --workers at once; the first start in order that passes selection wins (another run than without it)",
 	"start_epochs":         "with portfolio: a long or final start ends after this many epochs of its own, if its patience has not ended it (0: no bound)",
 	"probe_epochs":         "with portfolio and probes: a probe ends after this many epochs of its own, if its patience has not ended it (0: no bound)",
+	"finish":               "with portfolio: finish each start whose best score (training plus select error fraction) ends above 0 and at most this on the superposition stack, from its best weights (0: off)",
+	"finish_rate":          "with finish: the finish's Adam rate",
+	"finish_beta":          "with finish: the superposition stack's sharpness during the finish",
 	"lock_step":            "nspda, bptt, batch > 1: train each minibatch in lock-step on the batched kernels (other read draws, so another run; docs/performance.md)",
 }
 
