@@ -86,16 +86,26 @@ var serialSettings = join(learningSettings, []Setting{
 	{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
 })
 
+// boundedSettings are serial's starts as a portfolio on every core, the
+// lowest-indexed start that passes selection winning, whatever the number
+// of workers. A fit comes early in its start or not at all, so a long or
+// final start ends after 20 epochs of its own and a probe after 4
+// (docs/training.md, "Starts side by side, each bounded"). Without the
+// finish they are the recipe "bounded", the default before it.
+var boundedSettings = join(serialSettings, []Setting{
+	{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
+})
+
 // recipeBook holds the recipes of `nspda train --recipe`; Recipe documents
 // each. docs/training.md gives the evidence for each part of them.
 var recipeBook = []recipe{
-	{name: "default", set: join(serialSettings, []Setting{
-		// The same starts as a portfolio on every core, the lowest-indexed
-		// start that passes selection winning, whatever the number of
-		// workers. A fit comes early in its start or not at all, so a long
-		// or final start ends after 20 epochs of its own and a probe after
-		// 4 (docs/training.md, "The portfolio").
-		{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
+	{name: "default", set: join(boundedSettings, []Setting{
+		// A start that ends near a fit (training plus select error at most
+		// 0.2) is finished from its best weights on the superposition
+		// stack, at sharpness 10, by Adam at 0.001: on the digital stack
+		// such nets are thrown out again, since a push is credited only
+		// with its next read (docs/training.md, "Finish").
+		{Key: "finish", Value: 0.2}, {Key: "finish_rate", Value: 0.001}, {Key: "finish_beta", Value: 10.0},
 	})},
 	{name: "paper"},
 	{name: "data", set: join(learningSettings, []Setting{
@@ -116,6 +126,7 @@ var recipeBook = []recipe{
 		{Key: "action_weight", Value: 1.0}, {Key: "size", Value: "small"},
 	})},
 	{name: "serial", frozen: true, set: serialSettings},
+	{name: "bounded", frozen: true, set: boundedSettings},
 }
 
 func join(a, b []Setting) []Setting { return append(slices.Clip(a), b...) }
@@ -157,9 +168,10 @@ func Recipes() []string {
 // targets of the action neurons, with the small size rule (the paper's at
 // third order). The default tries the small size first (M + U(2,6) state
 // neurons, the paper's third-order rule) and the wide one only when no
-// start passes selection, and runs its starts as a bounded portfolio on
-// every core. "serial", not offered, is the default with its starts one
-// at a time, unbounded: the default of the tables' earlier rows.
+// start passes selection, runs its starts as a bounded portfolio on every
+// core, and finishes a start that ends near a fit on the superposition
+// stack. Not offered, for the tables' earlier rows: "bounded", the default
+// without the finish, and "serial", its starts one at a time, unbounded.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	i := recipeIndex(name)
@@ -381,6 +393,13 @@ var afterOptions = []giveWayRule{
 	{"portfolio", func(c Config) bool { return c.Portfolio && c.Patience == 0 }, func(c *Config) error { c.Portfolio = false; return nil }},
 	{"start_epochs", func(c Config) bool { return c.StartEpochs > 0 && !c.Portfolio }, func(c *Config) error { c.StartEpochs = 0; return nil }},
 	{"probe_epochs", func(c Config) bool { return c.ProbeEpochs > 0 && (!c.Portfolio || c.Probes == 0) }, func(c *Config) error { c.ProbeEpochs = 0; return nil }},
+	// The finish needs a portfolio of nspda starts by Adam, and its rate and
+	// sharpness; they need the finish.
+	{"finish", func(c Config) bool {
+		return c.Finish > 0 && (!c.Portfolio || c.Model != "nspda" || c.Optimizer != "adam" || c.FinishRate == 0 || c.FinishBeta == 0)
+	}, func(c *Config) error { c.Finish = 0; return nil }},
+	{"finish_rate", func(c Config) bool { return c.Finish == 0 && c.FinishRate != 0 }, func(c *Config) error { c.FinishRate = 0; return nil }},
+	{"finish_beta", func(c Config) bool { return c.Finish == 0 && c.FinishBeta != 0 }, func(c *Config) error { c.FinishBeta = 0; return nil }},
 }
 
 // hasSizeRule reports whether the named model has a size rule (nn.Spec.Size).

@@ -11,10 +11,11 @@ import (
 	"github.com/nspda/nspda/experiment"
 )
 
-// ablationJSON lists the rows of the ablation table: the default recipe,
-// then the default without one of its parts each, by the settings that
-// remove it; then the same for the frozen recipe serial, the default
-// before its starts ran as a bounded portfolio. Each row is named by its
+// ablationJSON lists the rows of the ablation table: the default recipe;
+// then the frozen recipe bounded (the default without its finish, the
+// default before it) and bounded without one of its other parts each, by
+// the settings that remove it; then the same for the frozen recipe serial,
+// the default before its starts ran as a bounded portfolio. Each row is named by its
 // recipe, alone or followed by "without" and the part, and compares with
 // its recipe's row. The default row is the learning table's, so its runs
 // are the stored ones.
@@ -41,7 +42,8 @@ func ablationTable(opt GridOptions) *Table {
 		About: "Leave-one-out ablations of `nspda train`'s default recipe on the five languages: each row removes one part " +
 			"(the list after the tables says which settings), every other setting the default's. A run is exact when it errs " +
 			"on none of the test sets it reports (test60, test480, test960, edit60 and edit960). " +
-			"The default row's runs are the learning table's default runs. The serial rows do the same for the recipe " +
+			"The default row's runs are the learning table's default runs; the bounded rows are the default without its finish " +
+			"(the recipe `bounded`, the default before the finish), then without each other part. The serial rows do the same for the recipe " +
 			"`serial`, the default before its starts ran as a bounded portfolio (one start at a time, none cut short).",
 		Budgets: "each run's weights selected on the training and select sets (--patience), at most 1500 epochs a size, as the default recipe",
 		figures: []tableFigure{}, // the summary is the result: the runs' curves are the learning table's kind
@@ -165,7 +167,7 @@ func ablationSummary(b *bytes.Buffer, t *Table, res [][]CellResult) {
 	b.WriteString("At a glance, per row over the five languages and the seeds: the finished runs exact (no error on any test set " +
 		"the run reports) of those finished, \"(f/n finished)\" when not all n are; the median and the total wall seconds of " +
 		"the exact runs (time to exact) and their median epochs; the total wall seconds of every finished run; then the " +
-		"runs of the row's recipe (default or serial) of the same languages and seeds as the row's finished ones: exact of those, " +
+		"runs of the row's recipe (default, bounded or serial) of the same languages and seeds as the row's finished ones: exact of those, " +
 		"and their total wall seconds. " +
 		"Wall seconds depend on the machine's load (these runs shared their cores with other work): compare them within " +
 		"one table, roughly.\n\n")
@@ -185,7 +187,7 @@ func ablationSummary(b *bytes.Buffer, t *Table, res [][]CellResult) {
 	}
 }
 
-// ablationDefault reduces the runs of the recipe's row (default or serial)
+// ablationDefault reduces the runs of the recipe's row (default, bounded or serial)
 // of row i's order whose language and seed have a finished run in row i.
 func ablationDefault(t *Table, i int, res [][]CellResult) ablationLine {
 	var l ablationLine

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -8,45 +9,39 @@ import (
 	"github.com/nspda/nspda/experiment"
 )
 
-// TestAblationGrid: ten rows for each of the default and serial recipes
-// (the recipe and nine without one part) at both orders, on the five
-// languages; each recipe's rows come together, third order first, the
-// default's first; --quick keeps the default's rows, one seed and test60.
+// TestAblationGrid: the default's row, then ten rows for each of the
+// bounded and serial recipes (the recipe and nine without one part), at
+// both orders, on the five languages; each recipe's rows come together,
+// third order first, the default's first; --quick keeps the default's row,
+// one seed and test60.
 func TestAblationGrid(t *testing.T) {
 	rows := ablationRows()
-	if len(rows) != 20 || rows[0].Label != "default" || rows[10].Label != "serial" {
-		t.Fatalf("%d rows, want the default and nine ablations, then serial and nine", len(rows))
+	if len(rows) != 21 || rows[0].Label != "default" || rows[1].Label != "bounded" || rows[11].Label != "serial" {
+		t.Fatalf("%d rows, want the default, then bounded and nine ablations, then serial and nine", len(rows))
 	}
+	groups := [][]learningRow{rows[:1], rows[1:11], rows[11:]}
 	for _, tc := range []struct {
-		opt  GridOptions
-		runs int
-	}{{GridOptions{Seeds: 3}, 20 * 2 * 5 * 3}, {GridOptions{Seeds: 2}, 20 * 2 * 5 * 2}, {GridOptions{Seeds: 1, Quick: true}, 10 * 2 * 5}} {
+		opt    GridOptions
+		groups int
+		runs   int
+	}{{GridOptions{Seeds: 3}, 3, 21 * 2 * 5 * 3}, {GridOptions{Seeds: 2}, 3, 21 * 2 * 5 * 2}, {GridOptions{Seeds: 1, Quick: true}, 1, 2 * 5}} {
 		tab, err := Grid("ablation", tc.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfgs := tab.Configs()
-		if len(cfgs) != tc.runs {
-			t.Errorf("%+v: %d runs, want %d", tc.opt, len(cfgs), tc.runs)
-		}
-		// In each recipe's half, every third-order run comes before any
-		// second-order one, so that a grid stopped half way has every
-		// default row at M2.
-		halves := 2
-		if tc.opt.Quick {
-			halves = 1
-		}
-		quarter := len(cfgs) / (2 * halves)
-		for i, c := range cfgs {
-			if want := 3 - (i/quarter)%2; c.TensorOrder() != want {
-				t.Fatalf("%+v: run %d has order %d, want %d", tc.opt, i, c.TensorOrder(), want)
-			}
-			if serial := i >= 2*quarter; serial == c.Portfolio {
-				t.Fatalf("%+v: run %d portfolio %v, want the default's first", tc.opt, i, c.Portfolio)
+		var want []string
+		for _, g := range groups[:tc.groups] {
+			for _, order := range []string{"M2", "M1"} {
+				for _, r := range g {
+					want = append(want, r.Label+" "+order)
+				}
 			}
 		}
-		if tab.Rows[0] != "default M2" || tab.Rows[10] != "default M1" || !tc.opt.Quick && (tab.Rows[20] != "serial M2" || tab.Rows[30] != "serial M1") {
-			t.Errorf("rows %q: want each recipe's M2 rows, then its M1 rows", tab.Rows)
+		if !slices.Equal(tab.Rows, want) {
+			t.Errorf("%+v: rows %q, want %q", tc.opt, tab.Rows, want)
+		}
+		if n := len(tab.Configs()); n != tc.runs {
+			t.Errorf("%+v: %d runs, want %d", tc.opt, n, tc.runs)
 		}
 	}
 }
@@ -85,7 +80,7 @@ func TestAblationDefaultIsLearningDefault(t *testing.T) {
 
 // TestAblationRowsValidate: every row makes a configuration Validate
 // accepts on every language and order, each ablation's runs differ from
-// its recipe's (the default's or serial's), every row says what it is,
+// its recipe's (bounded's or serial's), every row says what it is,
 // and none is named by when it was measured.
 func TestAblationRowsValidate(t *testing.T) {
 	rows := ablationRows()
@@ -97,8 +92,8 @@ func TestAblationRowsValidate(t *testing.T) {
 					base[r.Recipe], _ = r.config(GridOptions{Seeds: 1}, g, order)
 				}
 			}
-			if len(base) != 2 {
-				t.Fatalf("recipes' rows %v, want default and serial", base)
+			if len(base) != 3 {
+				t.Fatalf("recipes' rows %v, want default, bounded and serial", base)
 			}
 			seen := map[string]string{}
 			for _, r := range rows {
@@ -163,12 +158,12 @@ func TestAblationSummary(t *testing.T) {
 	// Exact: anbn (4 s, 40 epochs), dyck2 (5 s, 50 epochs) and palindrome
 	// (10 s, 100 epochs); finished: the five languages' first seeds,
 	// 10+4+9+7+5 = 35 s.
-	want := "| default without polish M2 | 3/5 (5/10 finished) | 5 | 19 | 50 | 35 | 3/5 | 35 |"
+	want := "| bounded without polish M2 | 3/5 (5/10 finished) | 5 | 19 | 50 | 35 | 3/5 | 35 |"
 	if !strings.Contains(md, want) {
 		t.Errorf("Markdown lacks %q:\n%s", want, md)
 	}
-	// The default finished both seeds, the row without polish seed 1:
-	// beside it, the default's seed 1 only.
+	// The default finished both seeds; a bounded row compares with the bounded row's runs:
+	// beside the row without polish, bounded's seed 1 only.
 	if want := "| default M2 | 6/10 | 5 | 38 | 50 | 70 | 6/10 | 70 |"; !strings.Contains(md, want) {
 		t.Errorf("Markdown lacks %q", want)
 	}
