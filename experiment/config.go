@@ -332,9 +332,8 @@ func (c Config) checkPortfolio() error {
 
 // checkFinish reports the first finish setting that cannot work.
 func (c Config) checkFinish() error {
-	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
-	case !finite(c.Finish) || c.Finish < 0 || c.Finish > 2:
+	case !finite(c.Finish) || c.Finish > 2:
 		return fmt.Errorf("finish must be a score from 0 to 2 (training plus select error fraction), not %g", c.Finish)
 	case c.Finish == 0 && (c.FinishRate != 0 || c.FinishBeta != 0):
 		return fmt.Errorf("finish_rate and finish_beta are the finish's: they need finish")
@@ -342,12 +341,19 @@ func (c Config) checkFinish() error {
 		return nil
 	case !c.Portfolio:
 		return fmt.Errorf("finish needs portfolio (it finishes a start of a portfolio)")
-	case c.Model != "nspda" || c.Optimizer != "adam":
+	case !c.finishable():
 		return fmt.Errorf("finish trains an nspda on its superposition stack by Adam: it needs the nspda model and the adam optimizer")
-	case !finite(c.FinishRate) || c.FinishRate <= 0 || !finite(c.FinishBeta) || c.FinishBeta <= 0:
+	case !finite(c.FinishRate) || c.FinishRate == 0 || !finite(c.FinishBeta) || c.FinishBeta == 0:
 		return fmt.Errorf("finish needs a finish_rate and a finish_beta above 0 (got %g and %g)", c.FinishRate, c.FinishBeta)
 	}
 	return nil
+}
+
+// finishable reports whether a finish can train the configuration's starts:
+// a portfolio of NSPDA starts by Adam (the superposition stack is the
+// NSPDA's, and the finish steps by Adam).
+func (c Config) finishable() bool {
+	return c.Portfolio && c.Model == "nspda" && c.Optimizer == "adam"
 }
 
 // losses are the values of Config.Loss.

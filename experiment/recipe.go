@@ -396,7 +396,7 @@ var afterOptions = []giveWayRule{
 	// The finish needs a portfolio of nspda starts by Adam, and its rate and
 	// sharpness; they need the finish.
 	{"finish", func(c Config) bool {
-		return c.Finish > 0 && (!c.Portfolio || c.Model != "nspda" || c.Optimizer != "adam" || c.FinishRate == 0 || c.FinishBeta == 0)
+		return c.Finish > 0 && (!c.finishable() || c.FinishRate == 0 || c.FinishBeta == 0)
 	}, func(c *Config) error { c.Finish = 0; return nil }},
 	{"finish_rate", func(c Config) bool { return c.Finish == 0 && c.FinishRate != 0 }, func(c *Config) error { c.FinishRate = 0; return nil }},
 	{"finish_beta", func(c Config) bool { return c.Finish == 0 && c.FinishBeta != 0 }, func(c *Config) error { c.FinishBeta = 0; return nil }},

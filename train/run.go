@@ -469,22 +469,16 @@ func (r *runner) save() error {
 	return r.st.save(r.params, r.set.Curriculum, r.rec)
 }
 
-// snapshot is the runner's state as save would record it, its own copy.
+// snapshot is the runner's state as save records it, in a copy of its
+// own (the weights and the heads' parameters cloned).
 func (r *runner) snapshot() (*Checkpoint, error) {
-	cp := r.st.cp
-	cp.Params = slices.Clone(r.params)
-	for _, h := range r.env.Obj.Heads() {
-		cp.Heads = append(cp.Heads, slices.Clone(h.Params))
-	}
-	var err error
-	if cp.Curriculum, err = json.Marshal(r.set.Curriculum); err != nil {
+	if err := r.st.capture(r.params, r.set.Curriculum); err != nil {
 		return nil, err
 	}
-	cp.Streams = map[string][]byte{}
-	for name, p := range r.st.pcg {
-		if cp.Streams[name], err = p.MarshalBinary(); err != nil {
-			return nil, err
-		}
+	cp := r.st.cp
+	cp.Params, cp.Heads = slices.Clone(r.params), nil
+	for _, h := range r.env.Obj.Heads() {
+		cp.Heads = append(cp.Heads, slices.Clone(h.Params))
 	}
 	return &cp, nil
 }
@@ -614,6 +608,16 @@ type runState struct {
 }
 
 func (st *runState) save(params []float64, cur Curriculum, rec Recorder) error {
+	if err := st.capture(params, cur); err != nil {
+		return err
+	}
+	return rec.Checkpoint(&st.cp)
+}
+
+// capture puts the weights params, the curriculum's state and the random
+// streams' states in the checkpoint, which then holds what a resume needs
+// (the heads' parameters aside).
+func (st *runState) capture(params []float64, cur Curriculum) error {
 	st.cp.Params = params
 	var err error
 	if st.cp.Curriculum, err = json.Marshal(cur); err != nil {
@@ -625,7 +629,7 @@ func (st *runState) save(params []float64, cur Curriculum, rec Recorder) error {
 			return err
 		}
 	}
-	return rec.Checkpoint(&st.cp)
+	return nil
 }
 
 func (st *runState) restore(from *Checkpoint, params []float64, cur Curriculum) error {
