@@ -419,7 +419,7 @@ var learningChecks = []learningCheck{
 	{func(c Config, f learningFacts) bool { return c.Patience < 0 },
 		errorf("patience must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Polish < 0 || c.Polish > 0 && c.Patience == 0 },
-		errorf("--polish needs --patience (it starts from the selected weights), and must be at least 0")},
+		errorf("polish needs --patience (it starts from the selected weights), and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.FinalStarts < 0 || c.FinalStarts > 0 && c.Patience == 0 },
 		errorf("final_starts needs --patience (they follow a run whose best weights are not perfect), and must be at least 0")},
 	{func(c Config, f learningFacts) bool { return c.Restarts < 0 },

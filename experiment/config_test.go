@@ -670,7 +670,7 @@ func TestPolish(t *testing.T) {
 	} {
 		b := c
 		bad(&b)
-		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "--polish") {
+		if err := b.Validate(); err == nil || !strings.Contains(err.Error(), "polish needs") {
 			t.Errorf("polish %d, patience %d: %v", b.Polish, b.Patience, err)
 		}
 	}
@@ -737,7 +737,8 @@ func TestFinalStarts(t *testing.T) {
 // starts (train.Settings); each is a new key when set, none when 0, and
 // they are refused negative, without portfolio, and probe_epochs without
 // probes. The default is serial's starts as a portfolio bounded at 20 and
-// 4 epochs, with the finish (TestFinishConfig).
+// 4 epochs, without serial's polish and final starts, with the finish
+// (TestFinishConfig).
 func TestStartEpochs(t *testing.T) {
 	p, err := Recipe("serial")
 	if err != nil {
@@ -747,9 +748,10 @@ func TestStartEpochs(t *testing.T) {
 	def, _ := Recipe("default")
 	bounded := p
 	bounded.StartEpochs, bounded.ProbeEpochs = 20, 4
+	bounded.Polish, bounded.FinalStarts, bounded.FinalNeutralWeight = 0, 0, 0
 	bounded.Finish, bounded.FinishRate, bounded.FinishBeta = 0.2, 0.001, 10
 	if !reflect.DeepEqual(bounded, def) {
-		t.Errorf("the default recipe is not serial's bounded portfolio with the finish:\n%+v\n%+v", def, bounded)
+		t.Errorf("the default recipe is not serial's bounded portfolio without last resorts, with the finish:\n%+v\n%+v", def, bounded)
 	}
 	keys := map[string]bool{p.Key(): true}
 	for _, on := range []func(*Config){

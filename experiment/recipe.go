@@ -54,10 +54,11 @@ var learningSettings = []Setting{
 	{Key: "size", Value: "wide"},
 }
 
-// serialSettings are the default's starts, one at a time: the recipe
-// "serial", the default until its starts ran as a portfolio (the tables'
-// earlier default rows name it; their keys are its runs').
-var serialSettings = join(learningSettings, []Setting{
+// searchSettings are the default's search, before its starts ran side by
+// side: nine long starts (some holding a symbol at the no-op), then up to
+// 200 short ones, selected on longer strings, at the small size and then
+// the wide one, with edit neighbours in the data.
+var searchSettings = join(learningSettings, []Setting{
 	// Nine long starts, then up to 200 short starts (probes) of
 	// patience 3, selecting on strings of lengths 22–100; the small
 	// size (the paper's at third order), then the wide one if no
@@ -75,31 +76,46 @@ var serialSettings = join(learningSettings, []Setting{
 	// the lengths with members: nets exact on the paper's sets can
 	// still accept aⁿbⁿ⁺¹.
 	{Key: "edits", Value: 500},
-	// A last start from the best weights, by SGD, when no start is
-	// perfect; then, if the wide size's starts and polish end
-	// imperfect, up to 12 more long starts, each holding a symbol at
-	// the no-op in turn, leaning three times harder on the neutral
-	// prior.
-	{Key: "polish", Value: 50}, {Key: "final_starts", Value: 12}, {Key: "final_neutral_weight", Value: 3.0},
 	// And measured on them, beside the paper's sets: edit960 is
 	// beyond every length that training or selection sees.
 	{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
 })
 
-// boundedSettings are serial's starts as a portfolio on every core, the
+// portfolioSettings run the starts as a portfolio on every core, the
 // lowest-indexed start that passes selection winning, whatever the number
 // of workers. A fit comes early in its start or not at all, so a long or
 // final start ends after 20 epochs of its own and a probe after 4
-// (docs/training.md, "Starts side by side, each bounded"). Without the
-// finish they are the recipe "bounded", the default before it.
-var boundedSettings = join(serialSettings, []Setting{
+// (docs/training.md, "Starts side by side, each bounded").
+var portfolioSettings = []Setting{
 	{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
-})
+}
+
+// lastResorts are what the default did once its starts had all ended
+// imperfect, before the finish: a last start from the best weights, by
+// SGD; then, if the wide size's starts and that polish end imperfect, up to
+// 12 more long starts, each holding a symbol at the no-op in turn, leaning
+// three times harder on the neutral prior. With the finish they fit no
+// built-in run and no PDA file in ten minutes (docs/training.md,
+// "Removed: the polish and the final starts"), so only the frozen recipes
+// have them.
+var lastResorts = []Setting{
+	{Key: "polish", Value: 50}, {Key: "final_starts", Value: 12}, {Key: "final_neutral_weight", Value: 3.0},
+}
+
+// serialSettings are the default's starts one at a time, with the last
+// resorts: the recipe "serial", the default until its starts ran as a
+// portfolio (the tables' earlier default rows name it; their keys are its
+// runs').
+var serialSettings = join(searchSettings, lastResorts)
+
+// boundedSettings are serial's starts as a bounded portfolio: the recipe
+// "bounded", the default before the finish.
+var boundedSettings = join(serialSettings, portfolioSettings)
 
 // recipeBook holds the recipes of `nspda train --recipe`; Recipe documents
 // each. docs/training.md gives the evidence for each part of them.
 var recipeBook = []recipe{
-	{name: "default", set: join(boundedSettings, []Setting{
+	{name: "default", set: join(searchSettings, portfolioSettings, []Setting{
 		// A start that ends near a fit (training plus select error at most
 		// 0.2) is finished from its best weights on the superposition
 		// stack, at sharpness 10, by Adam at 0.001: on the digital stack
@@ -129,7 +145,7 @@ var recipeBook = []recipe{
 	{name: "bounded", frozen: true, set: boundedSettings},
 }
 
-func join(a, b []Setting) []Setting { return append(slices.Clip(a), b...) }
+func join(sets ...[]Setting) []Setting { return slices.Concat(sets...) }
 
 // recipeIndex is the index of the named recipe in recipeBook, −1 if none.
 func recipeIndex(name string) int {
@@ -171,7 +187,8 @@ func Recipes() []string {
 // start passes selection, runs its starts as a bounded portfolio on every
 // core, and finishes a start that ends near a fit on the superposition
 // stack. Not offered, for the tables' earlier rows: "bounded", the default
-// without the finish, and "serial", its starts one at a time, unbounded.
+// before the finish (without it, and with a polish and final starts as
+// last resorts), and "serial", its starts one at a time, unbounded.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	i := recipeIndex(name)

@@ -185,7 +185,7 @@ func TestReadRecipeFile(t *testing.T) {
 // keys (--opt KEY=VALUE and recipe files set them).
 var settingNames = strings.NewReplacer(
 	"stage2-annealed", "stage2_annealed", "eval-refine", "eval_refine",
-	"init-scale", "init_scale", "--final-starts", "final_starts",
+	"init-scale", "init_scale", "--final-starts", "final_starts", "--polish needs", "polish needs",
 	"first-patience", "first_patience", "probe-patience", "probe_patience",
 	"probe-long", "probe_long", "own-patience", "own_patience",
 	"select-max", "select_max", "select-rule", "select_rule",

@@ -12,13 +12,13 @@ import (
 )
 
 // ablationJSON lists the rows of the ablation table: the default recipe;
-// then the frozen recipe bounded (the default without its finish, the
-// default before it) and bounded without one of its other parts each, by
-// the settings that remove it; then the same for the frozen recipe serial,
-// the default before its starts ran as a bounded portfolio. Each row is named by its
-// recipe, alone or followed by "without" and the part, and compares with
-// its recipe's row. The default row is the learning table's, so its runs
-// are the stored ones.
+// then the frozen recipe bounded (the default before the finish, with the
+// last resorts the default no longer has) and bounded without one of its
+// parts each, by the settings that remove it; then the frozen recipe
+// serial, the default before its starts ran as a bounded portfolio. Each
+// row is named by its recipe, alone or followed by "without" and the part,
+// and compares with its recipe's row. The default row is the learning
+// table's, so its runs are the stored ones.
 //
 //go:embed ablation.json
 var ablationJSON []byte
@@ -42,9 +42,11 @@ func ablationTable(opt GridOptions) *Table {
 		About: "Leave-one-out ablations of `nspda train`'s default recipe on the five languages: each row removes one part " +
 			"(the list after the tables says which settings), every other setting the default's. A run is exact when it errs " +
 			"on none of the test sets it reports (test60, test480, test960, edit60 and edit960). " +
-			"The default row's runs are the learning table's default runs; the bounded rows are the default without its finish " +
-			"(the recipe `bounded`, the default before the finish), then without each other part. The serial rows do the same for the recipe " +
-			"`serial`, the default before its starts ran as a bounded portfolio (one start at a time, none cut short).",
+			"The default row's runs are the learning table's default runs; the bounded rows are the recipe `bounded`, the default before " +
+			"the finish (without it, and with a polish and final starts as last resorts, which the default no longer has), then `bounded` " +
+			"without each part. The serial row is the recipe `serial`, the default before its starts ran as a bounded portfolio " +
+			"(one start at a time, none cut short); its leave-one-out rows, measured in part before it was superseded, are in " +
+			"docs/notebook/2026-11-29-serial-ablation.md.",
 		Budgets: "each run's weights selected on the training and select sets (--patience), at most 1500 epochs a size, as the default recipe",
 		figures: []tableFigure{}, // the summary is the result: the runs' curves are the learning table's kind
 		summary: ablationSummary,
@@ -58,7 +60,7 @@ func ablationTable(opt GridOptions) *Table {
 	}
 	rows := ablationRows()
 	// Each recipe's rows, third order then second: a grid run in the
-	// table's order finishes the default's rows before the serial ones.
+	// table's order finishes the default's rows before bounded's.
 	// --quick, a check of the pipeline, takes the default's alone.
 	for from := 0; from < len(rows); {
 		n := 1 + slices.IndexFunc(rows[from+1:], func(r learningRow) bool { return r.Recipe != rows[from].Recipe })

@@ -17,8 +17,9 @@ import (
 // the default (the default's earlier runs are the frozen recipe serial's
 // row since, and the bounded portfolio's the frozen recipe bounded's since
 // the finish), key for key, and the default's runs with the finish beside
-// them: the digest of their sorted keys without the finish's is the one of
-// commit 7df94098. So every stored run stays a cell of one of the two
+// them (the default's, and the default's before its last resorts were
+// dropped): the digest of their sorted keys without the finish's is the one
+// of commit 7df94098. So every stored run stays a cell of one of the two
 // tables.
 func TestLearningSplitKeepsRuns(t *testing.T) {
 	for _, tc := range []struct {
@@ -29,8 +30,8 @@ func TestLearningSplitKeepsRuns(t *testing.T) {
 		all := fillLearning(&Table{}, opt, func(learningRow) bool { return true })
 		sorted := slices.DeleteFunc(all.Configs(), func(c experiment.Config) bool { return c.Finish > 0 })
 		slices.SortFunc(sorted, func(a, b experiment.Config) int { return strings.Compare(a.Key(), b.Key()) })
-		if n := len(all.Configs()) - len(sorted); n != 2*5*5 {
-			t.Errorf("quick=%v: %d runs with the finish, want the default row's 50", tc.quick, n)
+		if n := len(all.Configs()) - len(sorted); n != 2*2*5*5 {
+			t.Errorf("quick=%v: %d runs with the finish, want the default row's 50 and those of the default before its last resorts were dropped", tc.quick, n)
 		}
 		if got := gridDigest(sorted); got != tc.digest {
 			t.Errorf("quick=%v: the learning rows' sorted keys have digest %s, want %s", tc.quick, got, tc.digest)
@@ -74,7 +75,7 @@ func TestLearningRowsNamed(t *testing.T) {
 // TestLearningRowSettings: a row's settings are checked against the
 // configuration: a setting no configuration has is refused.
 func TestLearningRowSettings(t *testing.T) {
-	r := learningRow{Label: "x", Recipe: "default", Set: map[string]json.RawMessage{"final_neutral_weight": json.RawMessage("0")}}
+	r := learningRow{Label: "x", Recipe: "bounded", Set: map[string]json.RawMessage{"final_neutral_weight": json.RawMessage("0")}}
 	c, err := r.config(GridOptions{Seeds: 1}, "anbn", 3)
 	if err != nil || c.FinalNeutralWeight != 0 || c.FinalStarts == 0 {
 		t.Fatalf("config %+v, %v", c, err)

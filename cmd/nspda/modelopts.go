@@ -92,6 +92,7 @@ var settingHelp = map[string]string{
 	"neutral_weight":       "nspda, with restarts: weight of a prior pulling the action neurons towards the no-op on one input symbol a long start, each symbol in turn, none on starts 0, L+1, … and the probes (0: off)",
 	"neutral_patience":     "with neutral_weight: a start with a neutral symbol ends after this many epochs without a better score of its own (0: patience, against every start so far)",
 	"neutral_two_sided":    "with neutral_weight: the starts with a neutral symbol take the read's two-sided derivative (two_sided for those starts)",
+	"polish":               "with patience: when no start ends with perfect weights, one more start from the best weights (the heads' weights 0), by SGD at the paper's stochastic rate from lr, ending after this many epochs without improvement or twice as many in all (0: off; the frozen recipes' last resort)",
 	"final_starts":         "with patience: when the run's weights are still not perfect after its starts and the polish, up to this many more long starts, each holding a symbol at the no-op in turn (0: off)",
 	"final_neutral_weight": "with neutral_weight and final_starts: the neutral prior's weight on the final starts (0: neutral_weight)",
 	"probe_patience":       "with probes: the probes' patience",

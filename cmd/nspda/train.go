@@ -61,12 +61,12 @@ option has a KEY ('nspda train --opt help' lists them). A recipe file
 
   base: default
   set:
-    polish: 0
+    finish: 0
     edits: 0
 
 The flags and --opt go over the file's settings. A recipe's setting that
 needs one the run turns off gives way unless given too (patience 0 takes the
-restarts, probes, polish and final starts with it).`,
+restarts and probes with it).`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			w := cmd.OutOrStdout()
@@ -123,7 +123,7 @@ restarts, probes, polish and final starts with it).`,
 	f.BoolVar(&tf.quiet, "quiet", false, "no per-epoch output")
 	group(f, "model", "model", "order", "hidden", "size", "opt")
 	group(f, "data", "grammar", "data", "valid", "select", "test", "hold-out", "data-seed")
-	group(f, "recipe", "recipe", "curriculum", "loss", "patience", "restarts", "probes", "polish", "noise", "refine", "keep-best")
+	group(f, "recipe", "recipe", "curriculum", "loss", "patience", "restarts", "probes", "noise", "refine", "keep-best")
 	group(f, "optimizer", "optimizer", "lr", "batch", "clip-norm", "algo")
 	group(f, "run", "seed", "max-epochs", "workers", "out", "resume", "quiet")
 	groupedUsage(cmd, "model", "data", "recipe", "optimizer", "run")
@@ -184,7 +184,6 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config) {
 	f.IntVar(&cfg.Patience, "patience", cfg.Patience, "train past convergence, keep the weights best on training + the select split, stop after this many epochs without improvement (0: stop at convergence; the recipe's restarts, probes, polish and final starts give way)")
 	f.IntVar(&cfg.Restarts, "restarts", cfg.Restarts, "with --patience: start again from new weights up to this many times while the best weights are not perfect")
 	f.IntVar(&cfg.Probes, "probes", cfg.Probes, "with --patience: short starts after the --restarts long ones (for a policy a start finds at once or never; their patience: --opt probe_patience=N)")
-	f.IntVar(&cfg.Polish, "polish", cfg.Polish, "with --patience: when no start ends with perfect weights, one more start from the best weights (the heads' weights 0), by SGD at the paper's stochastic rate from --lr, ending after this many epochs without improvement or twice as many in all (0: off)")
 	f.Float64Var(&cfg.Noise, "noise", cfg.Noise, "adaptive noise regularizer: percent of matrices perturbed (0: off)")
 	f.IntVar(&cfg.Refine, "refine", cfg.Refine, "iterative refinement K")
 	f.BoolVar(&cfg.KeepBest, "keep-best", cfg.KeepBest, "end with the weights of the epoch best on the whole validation set (default: the last epoch's, as Algorithm 1)")
@@ -195,7 +194,7 @@ func bindConfigFlags(f *pflag.FlagSet, cfg *experiment.Config) {
 	f.StringVar(&cfg.Algo, "algo", cfg.Algo, "gradient estimator: "+train.EstimatorList()+" (default: the model's)")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of initialization and training")
 	f.IntVar(&cfg.Workers, "workers", cfg.Workers, "with --opt portfolio=true: starts trained at once (0: one per core); the run's files are the same for every value, so --resume takes it too")
-	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs of a size's starts (each size's, with --size both); a polish (--polish) adds at most min(2×--polish, this) and the final starts at most this many: the progress lines count to the run's most")
+	f.IntVar(&cfg.MaxEpochs, "max-epochs", cfg.MaxEpochs, "most epochs of a size's starts (each size's, with --size both); a polish (--opt polish=P) adds at most min(2P, this) and the final starts at most this many: the progress lines count to the run's most")
 	f.VisitAll(func(fl *pflag.Flag) {
 		key := strings.ReplaceAll(fl.Name, "-", "_")
 		if k, ok := flagSettings[fl.Name]; ok {

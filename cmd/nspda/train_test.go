@@ -43,9 +43,9 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 		{[]string{"--opt", "neutral_two_sided=true", "--opt", "soft_stack=true"}, "neutral_two_sided"},
 		{[]string{"--opt", "neutral_two_sided=true", "--restarts", "0"}, "neutral_two_sided"},
 		// So does its polish, with --patience 0.
-		{[]string{"--polish", "5", "--patience", "0", "--restarts", "0", "--probes", "0"}, "--polish"},
-		{[]string{"--polish", "-1"}, "--polish"},
-		{[]string{"--opt", "final_starts=3", "--patience", "0", "--restarts", "0", "--probes", "0", "--polish", "0"}, "final_starts"},
+		{[]string{"--opt", "polish=5", "--patience", "0", "--restarts", "0", "--probes", "0"}, "polish needs"},
+		{[]string{"--opt", "polish=-1"}, "polish needs"},
+		{[]string{"--opt", "final_starts=3", "--patience", "0", "--restarts", "0", "--probes", "0"}, "final_starts"},
 	} {
 		args := append([]string{"train", "--out", t.TempDir()}, tc.args...)
 		_, errs, code := cli(t, args...)
@@ -55,9 +55,10 @@ func TestTrainRefusesInapplicable(t *testing.T) {
 	}
 }
 
-// TestTrainRecipeGivesWay: the default recipe's neutral-symbol starts
-// need several starts and action neurons, its two-sided derivative the
-// digital stack's, and its polish selection's weights: a run without
+// TestTrainRecipeGivesWay: the recipe bounded's neutral-symbol starts
+// (the default's too) need several starts and action neurons, its
+// two-sided derivative the digital stack's, and its polish (which the
+// default has not) selection's weights: a run without
 // restarts, another model, the superposition stack or (the polish) without
 // patience drops them (a flag given for them is refused instead:
 // TestTrainRefusesInapplicable).
@@ -75,7 +76,7 @@ func TestTrainRecipeGivesWay(t *testing.T) {
 		{[]string{"--patience", "0", "--restarts", "0", "--opt", "select_max=0", "--max-epochs", "1"}, false, false, 0, 0},
 	} {
 		dir := t.TempDir()
-		if _, errs, code := cli(t, append([]string{"train", "--quiet", "--probes", "0", "--out", dir}, tc.args...)...); code != 0 {
+		if _, errs, code := cli(t, append([]string{"train", "--recipe", "bounded", "--quiet", "--probes", "0", "--out", dir}, tc.args...)...); code != 0 {
 			t.Fatalf("%v: exit %d, %s", tc.args, code, errs)
 		}
 		cfg, err := experiment.ReadConfig(dir)
