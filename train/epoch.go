@@ -55,8 +55,8 @@ func (r *runner) epoch(ctx context.Context, s Start) (over bool, err error) {
 
 // rate is the learning rate of the epoch of start s in the curriculum's
 // phase: the schedule's stochastic rate, or in a fixed-rate phase its fixed
-// one; Adam's constant LR0 (unless s steps by SGD); times the selection's
-// factor.
+// one; Adam's constant LR0, or the start's own Rate (unless s steps by
+// SGD); times the selection's factor.
 func (r *runner) rate(s Start, phase Phase) float64 {
 	cp, set := &r.st.cp, r.set
 	var lr float64
@@ -73,8 +73,8 @@ func (r *runner) rate(s Start, phase Phase) float64 {
 	}
 	if set.Optimizer == "adam" && !s.SGD {
 		lr = set.Schedule.LR0
-		if s.Kind == FinishStart {
-			lr = set.Finish.Rate
+		if s.Rate > 0 {
+			lr = s.Rate
 		}
 	}
 	return lr
@@ -92,8 +92,8 @@ func (r *runner) configure(s Start) (beta float64) {
 	}
 	if sh, ok := env.Net.(Sharpener); ok && set.SoftStackBeta0 > 0 {
 		beta = set.sharpness(r.st.cp.Epoch - r.st.cp.StartEpoch)
-		if s.Kind == FinishStart {
-			beta = set.Finish.Beta
+		if s.Beta > 0 {
+			beta = s.Beta
 		}
 		sh.SetSharpness(beta)
 		sh.SetSoft(s.Soft)

@@ -240,7 +240,7 @@ func (p *portfolio) finish(ctx context.Context, r *runner, s Start, log *startLo
 	if err != nil {
 		return nil, err
 	}
-	fs := Start{Kind: FinishStart, Index: s.Index, Patience: p.set.Patience, Neutral: -1, Soft: true}
+	fs := Start{Kind: FinishStart, Index: s.Index, Patience: p.set.Patience, Neutral: -1, Soft: true, Rate: f.Rate, Beta: f.Beta}
 	for range p.set.Patience {
 		over, err := fr.epoch(ctx, fs)
 		if err != nil {

@@ -52,6 +52,13 @@ type Start struct {
 	// counted from the start's first, whatever Settings.Optimizer and the
 	// curriculum's phase.
 	SGD bool
+	// Rate, when positive, is Adam's rate on this start instead of the
+	// schedule's LR0 (a finish's, Finish.Rate).
+	Rate float64
+	// Beta, when positive, is the superposition stack's sharpness on this
+	// start, constant, instead of the growing one of SoftStackBeta0 (a
+	// finish's, Finish.Beta).
+	Beta float64
 	// Epochs, when positive, ends the start after that many epochs of its
 	// own: the polish (FromBest) in every run, a start from new weights in
 	// a portfolio only (Settings.StartEpochs, Settings.ProbeEpochs).
