@@ -90,14 +90,13 @@ var portfolioSettings = []Setting{
 	{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
 }
 
-// lastResorts are what the default did once its starts had all ended
-// imperfect, before the finish: a last start from the best weights, by
-// SGD; then, if the wide size's starts and that polish end imperfect, up to
-// 12 more long starts, each holding a symbol at the no-op in turn, leaning
-// three times harder on the neutral prior. With the finish they fit no
-// built-in run and no PDA file in ten minutes (docs/training.md,
-// "Removed: the polish and the final starts"), so only the frozen recipes
-// have them.
+// lastResorts end a size whose starts all ended imperfect: a last start
+// from the best weights, by SGD; then, if the wide size's starts and that
+// polish end imperfect, up to 12 more long starts, each holding a symbol at
+// the no-op in turn, leaning three times harder on the neutral prior. Only
+// the frozen recipes have them: with the finish they fit no built-in run
+// and no PDA file in ten minutes (docs/training.md, "No polish, no final
+// starts").
 var lastResorts = []Setting{
 	{Key: "polish", Value: 50}, {Key: "final_starts", Value: 12}, {Key: "final_neutral_weight", Value: 3.0},
 }
