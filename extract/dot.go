@@ -145,20 +145,28 @@ func Dot(p *grammar.PDA) ([]byte, error) {
 	return dot.MarshalMulti(g, fmt.Sprintf("%q", p.Name+note), "", "  ")
 }
 
+// svgTimeout is how long SVG waits for Graphviz's dot: a few seconds for
+// the automata of the tables, more than a minute for some of hundreds of
+// states.
+var svgTimeout = time.Minute
+
 // SVG renders DOT source with Graphviz's dot, and reports whether dot is
-// installed (found on PATH); it gives up after a minute.
+// installed (found on PATH); it gives up after svgTimeout.
 func SVG(src []byte) ([]byte, bool, error) {
 	path, err := exec.LookPath("dot")
 	if err != nil {
 		return nil, false, nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), svgTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, path, "-Tsvg")
 	cmd.Stdin = bytes.NewReader(src)
 	var out, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &stderr
 	if err := cmd.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, true, fmt.Errorf("dot (Graphviz) did not lay the graph out within %v (%d bytes of DOT)", svgTimeout, len(src))
+		}
 		return nil, true, fmt.Errorf("graphviz dot: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
 	return out.Bytes(), true, nil

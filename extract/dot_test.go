@@ -3,6 +3,7 @@ package extract
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nspda/nspda/grammar"
 )
@@ -40,5 +41,19 @@ func TestDot(t *testing.T) {
 	}
 	if !strings.Contains(string(svg), `id="s_q1"`) {
 		t.Errorf("the SVG lacks the state's id")
+	}
+}
+
+// TestSVGTimeout: a layout dot does not finish in time is refused with
+// what happened, not the signal that ended it.
+func TestSVGTimeout(t *testing.T) {
+	defer func(d time.Duration) { svgTimeout = d }(svgTimeout)
+	svgTimeout = time.Nanosecond
+	_, ok, err := SVG([]byte("digraph { a -> b }"))
+	if !ok {
+		t.Skip("graphviz dot is not installed")
+	}
+	if err == nil || !strings.Contains(err.Error(), "did not lay the graph out within 1ns") {
+		t.Errorf("got %v, want the timeout named", err)
 	}
 }

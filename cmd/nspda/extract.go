@@ -238,12 +238,14 @@ func writeDot(w io.Writer, p *grammar.PDA, path string) error {
 		return err
 	}
 	svg, ok, err := extract.SVG(src)
-	if !ok {
+	switch {
+	case !ok:
 		fmt.Fprintf(w, "drawing -> %s (Graphviz's dot is not installed: no SVG)\n", path)
 		return nil
-	}
-	if err != nil {
-		return err
+	case err != nil:
+		// The DOT file asked for is written: the SVG beside it is extra.
+		fmt.Fprintf(w, "drawing -> %s (no SVG: %v)\n", path, err)
+		return nil
 	}
 	svgPath := strings.TrimSuffix(path, filepath.Ext(path)) + ".svg"
 	if err := atomicfile.WriteFile(svgPath, svg); err != nil {
