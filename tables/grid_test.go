@@ -34,9 +34,9 @@ func TestGridSizes(t *testing.T) {
 		"learning":    4 * 2 * 5 * 5, // four current recipes × two orders × five languages × five seeds
 		// twenty superseded recipes and variants × two orders and one third-order-only row
 		"learning-history": (20*2 + 1) * 5 * 5,
-		"fair":             len(fairRows()) * 5 * FairTrials, // before the search has results: its trials only
-		"ablation":         12 * 2 * 5 * 5,                   // the default, the bounded recipe and nine ablations of it, the serial recipe × two orders × five languages × five seeds
-		"inference":        (5*2 + 2 + 1) * 5,                // five built-in languages and eqab × two orders, anb2n at third order × five seeds
+		"fair":             (len(fairRows())-2)*5*FairTrials + 2*5*5, // before the search has results: its trials, and the data recipe's two rows, five seeds each
+		"ablation":         12 * 2 * 5 * 5,                           // the default, the bounded recipe and nine ablations of it, the serial recipe × two orders × five languages × five seeds
+		"inference":        (5*2 + 2 + 1) * 5,                        // five built-in languages and eqab × two orders, anb2n at third order × five seeds
 	}
 	for _, name := range Names() {
 		tab, err := Grid(name, GridOptions{Seeds: 5})
