@@ -51,7 +51,10 @@ train --data holds out); ties go to the PDA, which is the network's language
 written as an automaton. The table gives each one's errors per file and the
 shortest strings on which the label, the network and the PDA do not all agree.
 When the network is better, --out is still written, and infer says where the
-network's model.json is.`,
+network's model.json is. Last, it counts the near misses: the strings one edit
+from a member of the training file that no file trained or selected on labels,
+and those of them the PDA accepts (the shortest are listed): the data do not
+decide them, and labelling some is what tells the PDA from the language.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			f.changed = cmd.Flags().Changed

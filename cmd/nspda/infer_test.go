@@ -78,7 +78,7 @@ func TestInferEndToEnd(t *testing.T) {
 	if strings.Contains(errs, "sparse") {
 		t.Errorf("aⁿbⁿ with its 10 members: a sparse-data warning %q", errs)
 	}
-	for _, want := range []string{"training: the data recipe, as nspda train --data", "kept: the PDA", "network errors", "test.jsonl", "held-out", "drawing -> "} {
+	for _, want := range []string{"training: the data recipe, as nspda train --data", "kept: the PDA", "network errors", "test.jsonl", "held-out", "near misses: ", "drawing -> "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -145,6 +145,9 @@ func checkInferReport(t *testing.T, path string) {
 	}
 	if roles != "train held-out test " {
 		t.Errorf("sets %q, want train, held-out, test", roles)
+	}
+	if nm := rep.NearMisses; nm == nil || nm.From != "train.jsonl" || nm.Members == 0 || nm.Unlabelled == 0 || nm.Shortest == nil {
+		t.Errorf("near misses: %+v", nm)
 	}
 }
 

@@ -35,6 +35,7 @@ type inferReport struct {
 	Kept         string          `json:"kept"`      // "pda" or "network"
 	Reason       string          `json:"reason"`
 	Sets         []inferSet      `json:"sets"`
+	NearMisses   *nearMisses     `json:"near_misses,omitempty"` // nil when no PDA was extracted
 	pda          *grammar.PDA
 }
 
@@ -168,6 +169,11 @@ func (rep *inferReport) score(cfg experiment.Config, net *nspda.Model, refine in
 	}
 	run := net.NewRunner()
 	run.Refine = max(1, refine)
+	if rep.pda != nil {
+		if rep.NearMisses, err = findNearMisses(sets, net.Alphabet, rep.pda); err != nil {
+			return err
+		}
+	}
 	for _, s := range sets {
 		is := inferSet{Name: s.name, Role: s.role, Strings: len(s.ex), Disagreements: []disagreement{}}
 		if rep.pda != nil {
@@ -287,6 +293,9 @@ func (rep *inferReport) write(w io.Writer, path string) error {
 			x.States, x.Acceptance, x.MaxLen, rep.PDAFile)
 	}
 	rep.table(w)
+	if rep.NearMisses != nil {
+		rep.NearMisses.write(w)
+	}
 	switch {
 	case rep.pda == nil:
 		fmt.Fprintf(w, "kept: the network, %s (%s)\n", rep.Model, rep.Reason)
