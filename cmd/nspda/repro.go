@@ -241,7 +241,7 @@ func resolveTables(ts []*tables.Table, store experiment.Store) ([]*tables.Table,
 func notePending(w io.Writer, name string, ts []*tables.Table) {
 	for _, t := range ts {
 		if t.Pending() {
-			fmt.Fprintf(w, "%s: the plan holds phase 1 for %d search trials still to finish (with the seeds of the searches already finished); "+
+			fmt.Fprintf(w, "%s: the plan holds phase 1 for %d search trials still to finish (with the seeds of the searches already finished, and the runs of rows without a search); "+
 				"once they are in the store, run 'nspda repro %s' with the same flags again to plan phase 2, the seeds of the selected settings\n",
 				t.Name, len(t.Search), name)
 		}

@@ -172,18 +172,20 @@ func TestEmitSlurm(t *testing.T) {
 }
 
 // TestReproFairPhases: the fair table's plan holds its search trials until
-// they are in the store, then the seeds of the selected settings.
+// they are in the store, then the seeds of the selected settings; the data
+// recipe's two rows, which have no search, are in both.
 func TestReproFairPhases(t *testing.T) {
 	dir := t.TempDir()
 	store, plan := filepath.Join(dir, "store"), filepath.Join(dir, "plan.jsonl")
 	trials := 15 * 5 * tables.FairQuickTrials
+	const data = 2 * 5 // the data recipe's rows: five languages, one seed with --quick
 	stdout, stderr, code := cli(t, "repro", "fair", "--quick", "--plan", plan, "--store", store)
-	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(trials)+" runs") || !strings.Contains(stdout, "phase 1") {
+	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(trials+data)+" runs") || !strings.Contains(stdout, "phase 1 for "+strconv.Itoa(trials)+" search trials") {
 		t.Fatalf("phase 1 plan: exit %d: %s%s", code, stdout, stderr)
 	}
 	slurm := filepath.Join(dir, "slurm")
 	if stdout, _, code := cli(t, "repro", "fair", "--quick", "--emit-slurm", slurm, "--store", store, "--binary", "/opt/nspda"); code != 0 ||
-		!strings.Contains(stdout, "then: the same command again, for the second phase") || !strings.Contains(readFile(t, filepath.Join(slurm, "fair.sbatch")), "--array=0-"+strconv.Itoa(trials-1)+"\n") {
+		!strings.Contains(stdout, "then: the same command again, for the second phase") || !strings.Contains(readFile(t, filepath.Join(slurm, "fair.sbatch")), "--array=0-"+strconv.Itoa(trials+data-1)+"\n") {
 		t.Errorf("phase 1 emit-slurm: exit %d: %s", code, stdout)
 	}
 	// Its table before any trial has finished: every search pending.
@@ -196,10 +198,16 @@ func TestReproFairPhases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Every trial finished (made up: no test set, a select accuracy).
+	// Every trial finished (made up: no test set, a select accuracy); the
+	// data recipe's runs, which evaluate the test sets, left to phase 2.
+	seeds := 0
 	for _, e := range p {
 		if len(e.Config.Tests) != 0 {
-			t.Fatalf("trial %s evaluates %v", e.Key, e.Config.Tests)
+			seeds++
+			if e.Config.Probes == 0 || e.Config.Hidden != 0 {
+				t.Fatalf("%s evaluates %v, and is not a run of the data recipe: %+v", e.Key, e.Config.Tests, e.Config)
+			}
+			continue
 		}
 		run := filepath.Join(store, e.Key)
 		os.MkdirAll(run, 0o755)
@@ -211,8 +219,11 @@ func TestReproFairPhases(t *testing.T) {
 			}
 		}
 	}
+	if seeds != data {
+		t.Fatalf("%d runs with test sets in phase 1, want the data recipe's %d", seeds, data)
+	}
 	stdout, stderr, code = cli(t, "repro", "fair", "--quick", "--plan", plan, "--store", store)
-	if code != 0 || !strings.Contains(stdout, "wrote 75 runs") || strings.Contains(stdout, "phase 1") {
+	if code != 0 || !strings.Contains(stdout, "wrote "+strconv.Itoa(75+data)+" runs") || strings.Contains(stdout, "phase 1") {
 		t.Fatalf("phase 2 plan: exit %d: %s%s", code, stdout, stderr)
 	}
 	if p, err = experiment.ReadPlan(plan); err != nil || len(p[0].Config.Tests) == 0 || p[0].Config.Seed != 1 {
