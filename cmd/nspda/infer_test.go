@@ -234,6 +234,20 @@ func TestInferChoice(t *testing.T) {
 			t.Errorf("output %q", b.String())
 		}
 	}
+	// No PDA: the network is kept, the reason is in the report, and the
+	// output names it once (infer's error gives it).
+	failed := extract.Report{Message: "the network's state vector took more than 2000 values"}
+	rep := &inferReport{Model: "run/model.json", Extraction: &failed,
+		Sets: []inferSet{{Name: "s.jsonl", Role: "select", Strings: 10, Network: score{Errors: 1}}}}
+	rep.choose()
+	var b bytes.Buffer
+	if err := rep.write(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Kept != "network" || !strings.Contains(rep.Reason, failed.Message) ||
+		!strings.Contains(b.String(), "kept: the network, run/model.json (no PDA was extracted)\n") || strings.Contains(b.String(), failed.Message) {
+		t.Errorf("no PDA: kept %s (%s), output %q", rep.Kept, rep.Reason, b.String())
+	}
 }
 
 // TestInferDrawSVG: --dot FILE.svg writes the SVG alone with Graphviz, and

@@ -298,7 +298,8 @@ func (rep *inferReport) write(w io.Writer, path string) error {
 	}
 	switch {
 	case rep.pda == nil:
-		fmt.Fprintf(w, "kept: the network, %s (%s)\n", rep.Model, rep.Reason)
+		// The reason is infer's error, which follows on stderr.
+		fmt.Fprintf(w, "kept: the network, %s (no PDA was extracted)\n", rep.Model)
 	case rep.Kept == "pda":
 		fmt.Fprintf(w, "kept: the PDA, %s: %s\n", rep.PDAFile, rep.Reason)
 	default:
