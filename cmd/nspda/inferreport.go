@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -228,17 +229,18 @@ func (is *inferSet) add(e dataset.Example, syms []int, run *nspda.Runner, p *gra
 // keepShortest adds d to the list of the shortest disagreements (shortest
 // first, then in string order; each string once).
 func keepShortest(list []disagreement, d disagreement) []disagreement {
-	i, found := slices.BinarySearchFunc(list, d, func(a, b disagreement) int {
-		if c := utf8.RuneCountInString(a.String) - utf8.RuneCountInString(b.String); c != 0 {
-			return c
-		}
-		return strings.Compare(a.String, b.String)
-	})
+	i, found := slices.BinarySearchFunc(list, d, func(a, b disagreement) int { return shorterFirst(a.String, b.String) })
 	if found || i >= keepDisagreements {
 		return list
 	}
 	list = slices.Insert(list, i, d)
 	return list[:min(len(list), keepDisagreements)]
+}
+
+// shorterFirst orders strings by length in symbols, then as strings: the
+// order in which infer lists the strings it reports.
+func shorterFirst(a, b string) int {
+	return cmp.Or(cmp.Compare(utf8.RuneCountInString(a), utf8.RuneCountInString(b)), strings.Compare(a, b))
 }
 
 func pct(n, of int) float64 {

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/nspda/nspda/dataset"
 	"github.com/nspda/nspda/experiment"
@@ -56,15 +54,14 @@ func findNearMisses(sets []namedSet, alphabet []rune, p *grammar.PDA) (*nearMiss
 	slices.Sort(members)
 	members = slices.Compact(members)
 	nm.Members = len(members)
-	seen := map[string]bool{}
 	var accepted []string
 	var syms []int
 	for _, m := range members {
 		for _, n := range oneEdit([]rune(m), alphabet) {
-			if labelled[n] || seen[n] {
-				continue
+			if labelled[n] {
+				continue // labelled, or a neighbour already run
 			}
-			seen[n] = true
+			labelled[n] = true
 			nm.Unlabelled++
 			var err error
 			if syms, err = p.AppendEncode(syms[:0], n); err != nil {
@@ -76,9 +73,7 @@ func findNearMisses(sets []namedSet, alphabet []rune, p *grammar.PDA) (*nearMiss
 		}
 	}
 	nm.Accepted = len(accepted)
-	slices.SortFunc(accepted, func(a, b string) int {
-		return cmp.Or(cmp.Compare(utf8.RuneCountInString(a), utf8.RuneCountInString(b)), strings.Compare(a, b))
-	})
+	slices.SortFunc(accepted, shorterFirst)
 	nm.Shortest = append(nm.Shortest, accepted[:min(len(accepted), keepNearMisses)]...)
 	return nm, nil
 }
