@@ -76,7 +76,7 @@ func wideNet(t testing.TB, L int) *nspda.Model {
 // TestExploreMemoryProportional: exploration's memory is proportional to
 // what it reaches (a reached (state, top) pair costs its L transitions),
 // not L·(L+1) transitions for every state met: over 128 symbols, 500
-// states cost 66 MB that way, and the default 2000 states over 256
+// states cost 66 MB that way, and 2000 states over 256
 // symbols 1 GB.
 func TestExploreMemoryProportional(t *testing.T) {
 	const L = 128

@@ -9,8 +9,12 @@ import (
 	"github.com/nspda/nspda/model/nspda"
 )
 
-// DefaultMaxStates bounds the control states exploration evaluates.
-const DefaultMaxStates = 2000
+// DefaultMaxStates bounds the control states exploration evaluates, and
+// with summariesPerState the pop summaries (320,000). A network of 1,045
+// control states that needs about 35 summaries each passes it, where 2000
+// refused it; a network with no finite control is refused at this bound in
+// about 30 s (docs/design.md, "Too many states").
+const DefaultMaxStates = 20000
 
 // Options are extraction's settings; the zero value uses the defaults.
 type Options struct {
