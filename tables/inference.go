@@ -116,7 +116,7 @@ func inferenceTable(opt GridOptions) *Table {
 		About: "Learning from labelled strings alone: the learning table's data-only runs (`--recipe data`: no PDA targets, no hints) " +
 			"on the five built-in languages, and the same recipe on languages given as PDA files (" + inferencePaths() +
 			"), whose PDA serves only to label the strings. From each stored network the PDA is extracted as `nspda infer` and " +
-			"`nspda extract` do (extract.Check, the model's refinement, at most extract.DefaultMaxStates control states) and compared " +
+			"`nspda extract` do (extract.Check, the model's refinement, at most " + fmt.Sprint(extract.DefaultMaxStates) + " control states) and compared " +
 			"with the language on every string up to length " + fmt.Sprint(InferenceMaxLen) + " and on the run's test sets. " +
 			"The paper has no numbers for these rows.",
 		Budgets: "each run's weights selected on the training and select sets (--patience), at most 1500 epochs a size (the data recipe)",
