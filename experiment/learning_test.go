@@ -332,7 +332,7 @@ func TestActionTermsNeedActionNeurons(t *testing.T) {
 	for _, set := range []func(c *Config){
 		func(c *Config) { c.ActionWeight = 1 },
 	} {
-		c, _ := Recipe("data")
+		c, _ := Recipe("data-serial")
 		c = c.WithModel("elman")
 		c.Hidden, c.MaxEpochs, c.Patience, c.Restarts, c.Probes, c.Size, c.SelectMax = 4, 1, 0, 0, 0, "", 0
 		c.Positives, c.Negatives, c.Tests = 20, 20, nil

@@ -67,11 +67,7 @@ var searchSettings = join(learningSettings, []Setting{
 	{Key: "size", Value: "both"},
 	// As many action neurons as the PDA's program needs.
 	{Key: "action_rule", Value: "program"},
-	// Long starts that try each symbol in turn as one that leaves the
-	// stack alone, with a patience of their own and the read's
-	// derivative from both sides of the action: they find a symbol
-	// that leaves the stack alone (the b's of aⁿbᵐcⁿ).
-	{Key: "neutral_weight", Value: 1.0}, {Key: "neutral_patience", Value: 50}, {Key: "neutral_two_sided", Value: true},
+}, neutralStarts, []Setting{
 	// Members and their one-edit neighbours at every length, not only
 	// the lengths with members: nets exact on the paper's sets can
 	// still accept aⁿbⁿ⁺¹.
@@ -81,6 +77,14 @@ var searchSettings = join(learningSettings, []Setting{
 	{Key: "tests", Value: []string{"test60", "test480", "test960", "edit60", "edit960"}},
 })
 
+// neutralStarts are long starts that try each symbol in turn as one that
+// leaves the stack alone, with a patience of their own and the read's
+// derivative from both sides of the action: they find a symbol that
+// leaves the stack alone (the b's of aⁿbᵐcⁿ).
+var neutralStarts = []Setting{
+	{Key: "neutral_weight", Value: 1.0}, {Key: "neutral_patience", Value: 50}, {Key: "neutral_two_sided", Value: true},
+}
+
 // portfolioSettings run the starts as a portfolio on every core, the
 // lowest-indexed start that passes selection winning, whatever the number
 // of workers. A fit comes early in its start or not at all, so a long or
@@ -89,6 +93,25 @@ var searchSettings = join(learningSettings, []Setting{
 var portfolioSettings = []Setting{
 	{Key: "portfolio", Value: true}, {Key: "start_epochs", Value: 20}, {Key: "probe_epochs", Value: 4},
 }
+
+// finishSettings finish a start that ends near a fit (training plus
+// select error at most 0.2) from its best weights on the superposition
+// stack, at sharpness 10, by Adam at 0.001: on the digital stack such nets
+// are thrown out again, since a push is credited only with its next read
+// (docs/training.md, "Finish").
+var finishSettings = []Setting{
+	{Key: "finish", Value: 0.2}, {Key: "finish_rate", Value: 0.001}, {Key: "finish_beta", Value: 10.0},
+}
+
+// dataSettings are what needs no automaton in place of the PDA's targets
+// (the paper's per-step copied label and the language-model head); the
+// small size first, as the default; selection on lengths 22–200; the
+// default's short starts after the long ones, at most 1500 epochs a size.
+var dataSettings = join(learningSettings, []Setting{
+	{Key: "loss", Value: ""}, {Key: "next_weight", Value: 0.0}, {Key: "lm_weight", Value: 1.0},
+	{Key: "size", Value: "both"}, {Key: "select_max", Value: 200},
+	{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500},
+})
 
 // lastResorts end a size whose starts all ended imperfect: a last start
 // from the best weights, by SGD; then, if the wide size's starts and that
@@ -114,25 +137,12 @@ var boundedSettings = join(serialSettings, portfolioSettings)
 // recipeBook holds the recipes of `nspda train --recipe`; Recipe documents
 // each. docs/training.md gives the evidence for each part of them.
 var recipeBook = []recipe{
-	{name: "default", set: join(searchSettings, portfolioSettings, []Setting{
-		// A start that ends near a fit (training plus select error at most
-		// 0.2) is finished from its best weights on the superposition
-		// stack, at sharpness 10, by Adam at 0.001: on the digital stack
-		// such nets are thrown out again, since a push is credited only
-		// with its next read (docs/training.md, "Finish").
-		{Key: "finish", Value: 0.2}, {Key: "finish_rate", Value: 0.001}, {Key: "finish_beta", Value: 10.0},
-	})},
+	{name: "default", set: join(searchSettings, portfolioSettings, finishSettings)},
 	{name: "paper"},
-	{name: "data", set: join(learningSettings, []Setting{
-		// What needs no automaton in place of the PDA's targets; the
-		// small size first, as the default; selection on lengths 22–200;
-		// the default's short starts after the long ones, at most 1500
-		// epochs a size (docs/training.md, "The other recipes").
-		{Key: "loss", Value: ""}, {Key: "next_weight", Value: 0.0}, {Key: "lm_weight", Value: 1.0},
-		{Key: "size", Value: "both"}, {Key: "select_max", Value: 200},
-		{Key: "probes", Value: 200}, {Key: "probe_patience", Value: 3}, {Key: "max_epochs", Value: 1500},
-		{Key: "soft_stack", Value: true}, {Key: "soft_alternate", Value: true},
-	})},
+	// The data recipe searches as the default does, on the data's own
+	// targets: the neutral-symbol starts, the bounded portfolio and the
+	// finish (docs/training.md, "The other recipes").
+	{name: "data", set: join(dataSettings, neutralStarts, portfolioSettings, finishSettings)},
 	{name: "action", set: join(learningSettings, []Setting{
 		// Knowledge of one automaton: its stack operations as targets of
 		// the action neurons, with M + U(2,6) state neurons at both
@@ -142,6 +152,12 @@ var recipeBook = []recipe{
 	})},
 	{name: "serial", frozen: true, set: serialSettings},
 	{name: "bounded", frozen: true, set: boundedSettings},
+	// The data recipe before it searched as the default: its starts one
+	// at a time, unbounded, alternating between the digital and the
+	// superposition stack (the tables' earlier data rows name it).
+	{name: "data-serial", frozen: true, set: join(dataSettings, []Setting{
+		{Key: "soft_stack", Value: true}, {Key: "soft_alternate", Value: true},
+	})},
 }
 
 func join(sets ...[]Setting) []Setting { return slices.Concat(sets...) }
@@ -177,9 +193,8 @@ func Recipes() []string {
 // one-edit neighbours of members at every length in the training and
 // select sets (Edits); or "data", what needs no automaton in place of the
 // PDA's targets: the paper's per-step copied label and the language-model
-// head, with starts alternating between the digital and the superposition
-// stack, the default's size rule and selection on lengths up to 200; or
-// "action", the default's targets and the PDA's stack operations as
+// head, selection on lengths up to 200, and the default's search (its
+// starts, size rule, portfolio and finish); or "action", the default's targets and the PDA's stack operations as
 // targets of the action neurons, with the small size rule (the paper's at
 // third order). The default tries the small size first (M + U(2,6) state
 // neurons, the paper's third-order rule) and the wide one only when no
@@ -187,7 +202,9 @@ func Recipes() []string {
 // core, and finishes a start that ends near a fit on the superposition
 // stack. Not offered, for the tables' earlier rows: "bounded", the default
 // before the finish (without it, and with a polish and final starts as
-// last resorts), and "serial", its starts one at a time, unbounded.
+// last resorts), "serial", its starts one at a time, unbounded, and
+// "data-serial", the data recipe's starts one at a time, unbounded,
+// alternating between the digital and the superposition stack.
 func Recipe(name string) (Config, error) {
 	c := Defaults()
 	i := recipeIndex(name)

@@ -22,8 +22,13 @@ func TestRecipesUnchanged(t *testing.T) {
 		// The legacy code's default is serial's: the default's starts,
 		// one at a time (TestStartEpochs checks the default from it).
 		as := name
-		if name == "default" {
+		switch name {
+		case "default":
 			as = "serial"
+		case "data":
+			// And the legacy data recipe is data-serial's
+			// (TestDataRecipe checks data from it).
+			as = "data-serial"
 		}
 		got, gerr := Recipe(as)
 		want, werr := legacyRecipe(name)
@@ -36,8 +41,8 @@ func TestRecipesUnchanged(t *testing.T) {
 			t.Errorf("%q:\n got %s\nwant %s", name, g, w)
 		}
 	}
-	// serial is taken but not offered.
-	if !IsRecipe("serial") || strings.Contains(strings.Join(Recipes(), " "), "serial") || IsRecipe("bogus") {
+	// serial and data-serial are taken but not offered.
+	if !IsRecipe("serial") || !IsRecipe("data-serial") || strings.Contains(strings.Join(Recipes(), " "), "serial") || IsRecipe("bogus") {
 		t.Errorf("recipes offered %v; serial a recipe: %v", Recipes(), IsRecipe("serial"))
 	}
 	// A caller changing its recipe's tests changes no later recipe.
@@ -45,6 +50,35 @@ func TestRecipesUnchanged(t *testing.T) {
 	c.Tests[0] = "changed"
 	if c, _ := Recipe("default"); c.Tests[0] != "test60" {
 		t.Fatalf("the recipe's tests were shared: %v", c.Tests)
+	}
+}
+
+// TestDataRecipe: the data recipe is data-serial's settings on the
+// digital stack with the default's neutral-symbol starts, bounded
+// portfolio and finish.
+func TestDataRecipe(t *testing.T) {
+	data, err := Recipe("data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Recipe("data-serial")
+	// The model options but the alternating stacks are data-serial's.
+	for _, k := range []string{"order", "hints", "hint_h", "soft_stack", "soft_alternate"} {
+		soft := strings.HasPrefix(k, "soft")
+		if got := data.Option(k); soft && got != nil || !soft && got != want.Option(k) {
+			t.Errorf("data recipe: option %s %v (data-serial: %v)", k, got, want.Option(k))
+		}
+	}
+	want.opts = data.opts
+	def, _ := Recipe("default")
+	want.NeutralWeight, want.NeutralPatience, want.NeutralTwoSided = def.NeutralWeight, def.NeutralPatience, def.NeutralTwoSided
+	want.Portfolio, want.StartEpochs, want.ProbeEpochs = def.Portfolio, def.StartEpochs, def.ProbeEpochs
+	want.Finish, want.FinishRate, want.FinishBeta = def.Finish, def.FinishRate, def.FinishBeta
+	if !reflect.DeepEqual(data, want) {
+		t.Errorf("data recipe:\n got %+v\nwant %+v", data, want)
+	}
+	if data.Finish == 0 || !data.Portfolio || data.NeutralWeight == 0 {
+		t.Errorf("data recipe without the default's search: %+v", data)
 	}
 }
 

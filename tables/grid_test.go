@@ -32,11 +32,11 @@ func TestGridSizes(t *testing.T) {
 		"programmed":  0,
 		"algorithms":  4 * 8 * 5,
 		"learning":    4 * 2 * 5 * 5, // four current recipes × two orders × five languages × five seeds
-		// twenty superseded recipes and variants × two orders and one third-order-only row
-		"learning-history": (20*2 + 1) * 5 * 5,
+		// twenty-one superseded recipes and variants × two orders and one third-order-only row
+		"learning-history": (21*2 + 1) * 5 * 5,
 		"fair":             (len(fairRows())-2)*5*FairTrials + 2*5*5, // before the search has results: its trials, and the data recipe's two rows, five seeds each
 		"ablation":         12 * 2 * 5 * 5,                           // the default, the bounded recipe and nine ablations of it, the serial recipe × two orders × five languages × five seeds
-		"inference":        (5*2 + 2 + 1) * 5,                        // five built-in languages and eqab × two orders, anb2n at third order × five seeds
+		"inference":        (5 + 2) * 2 * 5,                          // five built-in languages and two PDA files × two orders × five seeds
 	}
 	for _, name := range Names() {
 		tab, err := Grid(name, GridOptions{Seeds: 5})

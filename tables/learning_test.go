@@ -30,8 +30,8 @@ func TestLearningSplitKeepsRuns(t *testing.T) {
 		all := fillLearning(&Table{}, opt, func(learningRow) bool { return true })
 		sorted := slices.DeleteFunc(all.Configs(), func(c experiment.Config) bool { return c.Finish > 0 })
 		slices.SortFunc(sorted, func(a, b experiment.Config) int { return strings.Compare(a.Key(), b.Key()) })
-		if n := len(all.Configs()) - len(sorted); n != 2*2*5*5 {
-			t.Errorf("quick=%v: %d runs with the finish, want the default row's 50 and those of the default before its last resorts were dropped", tc.quick, n)
+		if n := len(all.Configs()) - len(sorted); n != 3*2*5*5 {
+			t.Errorf("quick=%v: %d runs with the finish, want the default row's 50, the data row's 50, and those of the default before its last resorts were dropped", tc.quick, n)
 		}
 		if got := gridDigest(sorted); got != tc.digest {
 			t.Errorf("quick=%v: the learning rows' sorted keys have digest %s, want %s", tc.quick, got, tc.digest)
