@@ -68,6 +68,9 @@ var searchSettings = join(learningSettings, []Setting{
 	// As many action neurons as the PDA's program needs.
 	{Key: "action_rule", Value: "program"},
 }, neutralStarts, []Setting{
+	// The neutral-symbol starts with the read's derivative from both
+	// sides of the action.
+	{Key: "neutral_two_sided", Value: true},
 	// Members and their one-edit neighbours at every length, not only
 	// the lengths with members: nets exact on the paper's sets can
 	// still accept aⁿbⁿ⁺¹.
@@ -78,11 +81,20 @@ var searchSettings = join(learningSettings, []Setting{
 })
 
 // neutralStarts are long starts that try each symbol in turn as one that
-// leaves the stack alone, with a patience of their own and the read's
-// derivative from both sides of the action: they find a symbol that
-// leaves the stack alone (the b's of aⁿbᵐcⁿ).
+// leaves the stack alone, with a patience of their own: they find a symbol
+// that leaves the stack alone (the b's of aⁿbᵐcⁿ).
 var neutralStarts = []Setting{
-	{Key: "neutral_weight", Value: 1.0}, {Key: "neutral_patience", Value: 50}, {Key: "neutral_two_sided", Value: true},
+	{Key: "neutral_weight", Value: 1.0}, {Key: "neutral_patience", Value: 50},
+}
+
+// alternatingStacks train the even starts on the digital stack and the
+// odd ones on the superposition stack (design.md, "Alternating stacks"):
+// from the strings alone, some languages are learned on one only
+// (third-order palindromes on the digital stack and its finish, equal
+// numbers of a and b on the superposition stack:
+// notebook/2026-11-29-data-recipe.md).
+var alternatingStacks = []Setting{
+	{Key: "soft_stack", Value: true}, {Key: "soft_alternate", Value: true},
 }
 
 // portfolioSettings run the starts as a portfolio on every core, the
@@ -140,9 +152,11 @@ var recipeBook = []recipe{
 	{name: "default", set: join(searchSettings, portfolioSettings, finishSettings)},
 	{name: "paper"},
 	// The data recipe searches as the default does, on the data's own
-	// targets: the neutral-symbol starts, the bounded portfolio and the
-	// finish (docs/training.md, "The other recipes").
-	{name: "data", set: join(dataSettings, neutralStarts, portfolioSettings, finishSettings)},
+	// targets and with the alternating stacks: the neutral-symbol starts
+	// (on the superposition stack without the two-sided derivative, which
+	// is the digital stack's), the bounded portfolio and the finish
+	// (docs/training.md, "The other recipes").
+	{name: "data", set: join(dataSettings, alternatingStacks, neutralStarts, portfolioSettings, finishSettings)},
 	{name: "action", set: join(learningSettings, []Setting{
 		// Knowledge of one automaton: its stack operations as targets of
 		// the action neurons, with M + U(2,6) state neurons at both
@@ -155,9 +169,7 @@ var recipeBook = []recipe{
 	// The data recipe before it searched as the default: its starts one
 	// at a time, unbounded, alternating between the digital and the
 	// superposition stack (the tables' earlier data rows name it).
-	{name: "data-serial", frozen: true, set: join(dataSettings, []Setting{
-		{Key: "soft_stack", Value: true}, {Key: "soft_alternate", Value: true},
-	})},
+	{name: "data-serial", frozen: true, set: join(dataSettings, alternatingStacks)},
 }
 
 func join(sets ...[]Setting) []Setting { return slices.Concat(sets...) }

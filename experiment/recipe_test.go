@@ -53,32 +53,28 @@ func TestRecipesUnchanged(t *testing.T) {
 	}
 }
 
-// TestDataRecipe: the data recipe is data-serial's settings on the
-// digital stack with the default's neutral-symbol starts, bounded
-// portfolio and finish.
+// TestDataRecipe: the data recipe is data-serial (its targets, selection
+// and alternating stacks) with the default's neutral-symbol starts
+// (without the two-sided derivative, which the superposition stack
+// replaces), bounded portfolio and finish.
 func TestDataRecipe(t *testing.T) {
 	data, err := Recipe("data")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want, _ := Recipe("data-serial")
-	// The model options but the alternating stacks are data-serial's.
-	for _, k := range []string{"order", "hints", "hint_h", "soft_stack", "soft_alternate"} {
-		soft := strings.HasPrefix(k, "soft")
-		if got := data.Option(k); soft && got != nil || !soft && got != want.Option(k) {
-			t.Errorf("data recipe: option %s %v (data-serial: %v)", k, got, want.Option(k))
-		}
-	}
-	want.opts = data.opts
 	def, _ := Recipe("default")
-	want.NeutralWeight, want.NeutralPatience, want.NeutralTwoSided = def.NeutralWeight, def.NeutralPatience, def.NeutralTwoSided
+	want.NeutralWeight, want.NeutralPatience = def.NeutralWeight, def.NeutralPatience
 	want.Portfolio, want.StartEpochs, want.ProbeEpochs = def.Portfolio, def.StartEpochs, def.ProbeEpochs
 	want.Finish, want.FinishRate, want.FinishBeta = def.Finish, def.FinishRate, def.FinishBeta
 	if !reflect.DeepEqual(data, want) {
 		t.Errorf("data recipe:\n got %+v\nwant %+v", data, want)
 	}
-	if data.Finish == 0 || !data.Portfolio || data.NeutralWeight == 0 {
-		t.Errorf("data recipe without the default's search: %+v", data)
+	if data.Finish == 0 || !data.Portfolio || data.NeutralWeight == 0 || data.Option("soft_alternate") != true {
+		t.Errorf("data recipe without the default's search or the alternating stacks: %+v", data)
+	}
+	if err := data.Validate(); err != nil {
+		t.Errorf("data recipe: %v", err)
 	}
 }
 

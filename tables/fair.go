@@ -200,7 +200,7 @@ func fairTable(opt GridOptions) *Table {
 			"their starts between the digital and the superposition stack (`--recipe data-serial`, the data recipe when this grid was built). " +
 			"The rows \"data recipe (own search)\" are not searched and not under this table's budget: they are the NSPDA as `nspda infer` trains it " +
 			"(`nspda train --recipe data`, the learning table's data-only runs): its own search of up to 209 starts, bounded, at most 1500 epochs at each of two sizes, " +
-			"selection on lengths 22–200, and a near fit finished on the superposition stack; their compute is in the runs' compute above. " +
+			"selection on lengths 22–200, starts alternating between the stacks, and a near fit finished on the superposition stack; their compute is in the runs' compute above. " +
 			"\"+ rounding\" rows are the stack and list RNNs " +
 			"evaluated (and selected) with hard actions, with their own search. The paper's numbers are its Table 4 (its paper-protocol rows; \"reg\" rows are not repeated here).",
 	}
