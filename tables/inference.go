@@ -135,7 +135,7 @@ func inferenceTable(opt GridOptions) *Table {
 	}
 	t.Legend = []string{row.legend()}
 	if !opt.Quick {
-		t.About += " Every run was trained alone on the machine, one at a time, to its end."
+		t.About += " Every run was trained to its end, one or two at a time on the 2 cores."
 	}
 	return t
 }

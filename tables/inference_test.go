@@ -97,18 +97,19 @@ func copyRun(t *testing.T, store, key string, model bool) {
 }
 
 // TestInferenceTableFromStore writes the table from a store of a few
-// stored runs, training nothing: a PDA equal to anbn, one that differs on
-// the empty string only, a run whose model.json is missing (named with
-// `nspda restore KEY`, not an error), and a run on a PDA file whose
-// language comes from the copy in its run directory (the file's path is
-// relative to the repository's root, not to this test's directory).
+// stored runs, training nothing: a PDA equal to aⁿbⁿcbᵐaᵐ, a run whose
+// model.json is missing (named with `nspda restore KEY`, not an error),
+// and two runs on a PDA file whose language comes from the copy in its run
+// directory (the file's path is relative to the repository's root, not to
+// this test's directory): one PDA that differs from it on the empty string
+// only, one that differs on a longer string.
 func TestInferenceTableFromStore(t *testing.T) {
 	store := t.TempDir()
 	const (
-		equal    = "325c6b8feed1a760" // anbn M2 seed 5
-		notEmpty = "41cf379a92e50c70" // anbn M2 seed 2: accepts ""
-		noModel  = "9efa006ba803a48e" // anbn M2 seed 3
-		file     = "10f6e523b97cb04a" // eqab M2 seed 1
+		equal    = "fcb649081dafacf8" // anbncbmam M2 seed 2
+		noModel  = "da46f49de917ead6" // anbncbmam M2 seed 4
+		notEmpty = "b308fdf48f124c27" // eqab M2 seed 4: accepts ""
+		file     = "d04f774472bf6719" // eqab M2 seed 2
 	)
 	copyRun(t, store, equal, true)
 	copyRun(t, store, notEmpty, true)
@@ -129,13 +130,13 @@ func TestInferenceTableFromStore(t *testing.T) {
 	}
 	md := string(b)
 	for _, want := range []string{
-		"| anbn | 3 (M2) | 3/3 (3/5 finished) | 2/3 (1 without model.json) | 1/3 | 2/3 | 25 |",
+		"| anbncbmam | 3 (M2) | 2/2 (2/5 finished) | 1/2 (1 without model.json) | 1/2 | 1/2 | 44 |",
 		"| anbn | 2 (M1) | – (0/5 finished) | – | – | – | – |",
-		"| eqab (PDA file) | 3 (M2) | 1/1 (1/5 finished) | 1/1 | 0/1 | 0/1 | 18 |",
+		"| eqab (PDA file) | 3 (M2) | 2/2 (2/5 finished) | 2/2 | 0/2 | 1/2 | 20 |",
 		"`nspda restore " + noModel + "`",
-		"| anbn M2 | 5 | `" + equal + "` | 0.00 | 3 states, by state and top | equal | 20 |",
-		"| anbn M2 | 2 | `" + notEmpty + "` | 0.00 | 2 states, by state and empty stack | equal but on \"\" (the empty string) | 25 |",
-		"differs on \"aaabb\"; test60: 0, test960: 0",
+		"| anbncbmam M2 | 2 | `" + equal + "` | 0.00 | 10 states, by state and top | equal | 10 |",
+		"| eqab (PDA file) M2 | 4 | `" + notEmpty + "` | 0.00 | 10 states, by state and empty stack | equal but on \"\" (the empty string) | 28 |",
+		"differs on \"aaaabbb\"; test60: 0, test960: 0",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("inference.md lacks %q:\n%s", want, md)
