@@ -206,8 +206,10 @@ func Recipes() []string {
 // select sets (Edits); or "data", what needs no automaton in place of the
 // PDA's targets: the paper's per-step copied label and the language-model
 // head, selection on lengths up to 200, and the default's search (its
-// starts, size rule, portfolio and finish); or "action", the default's targets and the PDA's stack operations as
-// targets of the action neurons, with the small size rule (the paper's at
+// starts, size rule, portfolio and finish) with the starts alternating
+// between the digital and the superposition stack; or "action", the
+// default's targets and the PDA's stack operations as targets of the
+// action neurons, with the small size rule (the paper's at
 // third order). The default tries the small size first (M + U(2,6) state
 // neurons, the paper's third-order rule) and the wide one only when no
 // start passes selection, runs its starts as a bounded portfolio on every
