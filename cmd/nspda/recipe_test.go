@@ -21,10 +21,14 @@ func newArgs(old []string) []string {
 	var out []string
 	for _, a := range old {
 		name, val, _ := strings.Cut(strings.TrimPrefix(a, "--"), "=")
-		if a == "--recipe=default" {
+		switch a {
+		case "--recipe=default":
 			// The old code's default is the frozen recipe serial (the
 			// default's starts one at a time).
 			a = "--recipe=serial"
+		case "--recipe=data":
+			// And its data recipe the frozen data-serial.
+			a = "--recipe=data-serial"
 		}
 		if now.Lookup(name) != nil {
 			out = append(out, a)

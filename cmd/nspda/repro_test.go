@@ -322,22 +322,22 @@ func TestReproSeedsPerTable(t *testing.T) {
 	}
 }
 
-// TestReproInference: the inference table plans its 65 runs (the 50
-// data-only runs of the learning table and 15 on PDA files), emits them
+// TestReproInference: the inference table plans its 70 runs (the 50
+// data-only runs of the learning table and 20 on PDA files), emits them
 // for Slurm, and is written from an empty store without training, each
 // line saying that none of its runs has finished.
 func TestReproInference(t *testing.T) {
 	dir := t.TempDir()
 	store := filepath.Join(dir, "store")
 	stdout, stderr, code := cli(t, "repro", "inference", "--plan", filepath.Join(dir, "p.jsonl"), "--store", store)
-	if code != 0 || !strings.Contains(stdout, "wrote 65 runs") {
+	if code != 0 || !strings.Contains(stdout, "wrote 70 runs") {
 		t.Fatalf("plan: exit %d: %s%s", code, stdout, stderr)
 	}
 	if !strings.Contains(readFile(t, filepath.Join(dir, "p.jsonl")), `"grammar":"tables/languages/anb2n.yaml"`) {
 		t.Error("the plan has no run on the PDA file anb2n.yaml")
 	}
 	stdout, stderr, code = cli(t, "repro", "inference", "--emit-slurm", filepath.Join(dir, "slurm"), "--store", store)
-	if code != 0 || !strings.Contains(stdout, "(65 runs)") || !strings.Contains(stdout, "nspda repro inference --tables-only") {
+	if code != 0 || !strings.Contains(stdout, "(70 runs)") || !strings.Contains(stdout, "nspda repro inference --tables-only") {
 		t.Fatalf("emit-slurm: exit %d: %s%s", code, stdout, stderr)
 	}
 	out := filepath.Join(dir, "tables")
@@ -346,7 +346,7 @@ func TestReproInference(t *testing.T) {
 		t.Fatalf("tables-only: exit %d: %s%s", code, stdout, stderr)
 	}
 	md := readFile(t, filepath.Join(out, "inference.md"))
-	if strings.Count(md, "– (0/5 finished)") != 13 || !strings.Contains(md, "| anb2n (PDA file) | 3 (M2) |") {
+	if strings.Count(md, "– (0/5 finished)") != 14 || !strings.Contains(md, "| anb2n (PDA file) | 2 (M1) |") {
 		t.Errorf("inference.md:\n%s", md)
 	}
 }

@@ -127,7 +127,7 @@ func TestResumeDataFromAnotherDir(t *testing.T) {
 			t.Fatal(errs)
 		}
 	}
-	cfg, err := experiment.Recipe("data")
+	cfg, err := experiment.Recipe("data-serial") // one start at a time: no patience needed
 	if err != nil {
 		t.Fatal(err)
 	}
