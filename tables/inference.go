@@ -23,21 +23,11 @@ import (
 // inferenceBuiltins are the built-in languages of the inference table.
 var inferenceBuiltins = []string{"anbn", "dyck2", "anmbncm", "anbncbmam", "palindrome"}
 
-// inferenceFile is a PDA file of the inference table, a language no
-// built-in covers, and the orders its runs are trained at. Its path,
-// relative to the repository's root (where repro runs), is part of its
-// runs' keys; each run keeps a copy of the file (experiment.GrammarFile),
-// which the table reads.
-type inferenceFile struct {
-	path   string
-	orders []int
-}
-
-// inferenceFiles are the table's PDA files.
-var inferenceFiles = []inferenceFile{
-	{path: "tables/languages/eqab.yaml", orders: []int{2, 3}},
-	{path: "tables/languages/anb2n.yaml", orders: []int{2, 3}},
-}
+// inferenceFiles are the table's PDA files, languages no built-in covers.
+// A file's path, relative to the repository's root (where repro runs), is
+// part of its runs' keys; each run keeps a copy of the file
+// (experiment.GrammarFile), which the table reads.
+var inferenceFiles = []string{"tables/languages/eqab.yaml", "tables/languages/anb2n.yaml"}
 
 // InferenceMaxLen is the length up to which the inference table compares
 // each extracted PDA with its language on every string: the length
@@ -64,36 +54,14 @@ func dataOnlyRow() learningRow {
 	panic("learning.json: no row \"data-only\"")
 }
 
-// inferencePaths lists the PDA files.
-func inferencePaths() string {
-	var paths []string
-	for _, f := range inferenceFiles {
-		paths = append(paths, f.path)
+// inferenceLanguages are the table's languages: the built-ins, then the
+// PDA files (not with --quick, a smoke test that must run from any
+// directory: the files' paths are relative to the repository's root).
+func inferenceLanguages(opt GridOptions) []string {
+	if opt.Quick {
+		return inferenceBuiltins
 	}
-	return strings.Join(paths, ", ")
-}
-
-// inferenceLanguage is a language of the table and its orders.
-type inferenceLanguage struct {
-	grammar string
-	orders  []int
-}
-
-// inferenceLanguages are the table's languages: the built-ins at both
-// orders, then the PDA files (not with --quick, a smoke test that must run
-// from any directory: the files' paths are relative to the repository's
-// root).
-func inferenceLanguages(opt GridOptions) []inferenceLanguage {
-	var out []inferenceLanguage
-	for _, g := range inferenceBuiltins {
-		out = append(out, inferenceLanguage{g, []int{2, 3}})
-	}
-	if !opt.Quick {
-		for _, f := range inferenceFiles {
-			out = append(out, inferenceLanguage{f.path, f.orders})
-		}
-	}
-	return out
+	return slices.Concat(inferenceBuiltins, inferenceFiles)
 }
 
 // languageLabel names a language in the table: a built-in by its name, a
@@ -110,7 +78,7 @@ func inferenceTable(opt GridOptions) *Table {
 		Name:  "inference",
 		Title: "Grammatical inference: data-only runs, and the PDAs extracted from their networks, on every language (M1 = 2nd order, M2 = 3rd order)",
 		About: "Learning from labelled strings alone: the learning table's data-only runs (`--recipe data`: no PDA targets, no hints) " +
-			"on the five built-in languages, and the same recipe on languages given as PDA files (" + inferencePaths() +
+			"on the five built-in languages, and the same recipe on languages given as PDA files (" + strings.Join(inferenceFiles, ", ") +
 			"), whose PDA serves only to label the strings. From each stored network the PDA is extracted as `nspda infer` and " +
 			"`nspda extract` do (extract.Check, the model's refinement, at most " + fmt.Sprint(extract.DefaultMaxStates) + " control states) and compared " +
 			"with the language on every string up to length " + fmt.Sprint(InferenceMaxLen) + " and on the run's test sets. " +
@@ -123,12 +91,12 @@ func inferenceTable(opt GridOptions) *Table {
 		t.Columns = append(t.Columns, Column{Label: m.Name()})
 	}
 	row := dataOnlyRow()
-	for _, l := range inferenceLanguages(opt) {
-		for _, order := range l.orders {
-			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", languageLabel(l.grammar), order-1))
+	for _, g := range inferenceLanguages(opt) {
+		for _, order := range row.orders() {
+			t.Rows = append(t.Rows, fmt.Sprintf("%s M%d", languageLabel(g), order-1))
 			cols := make([]Column, len(t.Columns))
 			for i := range cols {
-				cols[i] = Column{Label: t.Columns[i].Label, Grammar: l.grammar}
+				cols[i] = Column{Label: t.Columns[i].Label, Grammar: g}
 			}
 			t.Cells = append(t.Cells, row.cells(opt, cols, inferenceMetrics, order, "learning.json"))
 		}
