@@ -10,10 +10,10 @@ import (
 )
 
 // DefaultMaxStates bounds the control states exploration evaluates, and
-// with summariesPerState the pop summaries (320,000). A network of 1,045
-// control states that needs about 35 summaries each passes it, where 2000
-// refused it; a network with no finite control is refused at this bound in
-// about 30 s (docs/design.md, "Too many states").
+// with summariesPerState the pop summaries (320,000): a trained network of
+// 1,045 control states needing about 35 summaries each passes it, and a
+// network with no finite control is refused at it in about 30 s
+// (docs/design.md, "Too many states").
 const DefaultMaxStates = 20000
 
 // Options are extraction's settings; the zero value uses the defaults.
